@@ -1,0 +1,598 @@
+"""The rules of Addiction Solitaire (shared/RULES.md) as pure values: no Django, no I/O.
+
+Vocabulary, in the game's own words:
+
+- a *card* is written as its token, rank then suit: ``"7H"``, ``"TD"``;
+- a *slot* is ``(row, col)`` with row 0..3 from the top and col 0..12 from the left;
+- a *gap* is an empty slot, written ``--``;
+- a :class:`Position` is one layout of the table, a :class:`Move` takes one card
+  into one gap, and :class:`GameState` adds what the rules count (moves, shuffles,
+  undo, the end of the game).
+
+>>> p = deal(1)
+>>> len(p.gaps())
+4
+>>> p == Position.parse(str(p))
+True
+
+Internally a card is a code ``suit * 13 + rank`` (rank 0 is the ace, 12 the king;
+suits in the order S H D C) and a slot is the index ``row * 13 + col``.  A position
+keeps its 52 slots as 52 bytes, so copying, comparing and hashing one is a single
+C call; that, and building each :class:`Move` once, is what makes the engine fast.
+"""
+
+from __future__ import annotations
+
+import enum
+import hashlib
+from typing import NamedTuple
+
+__all__ = [
+    "COLS",
+    "ROWS",
+    "GameState",
+    "IllegalAction",
+    "IllegalMove",
+    "InvalidNotation",
+    "Move",
+    "Position",
+    "SplitMix64",
+    "Status",
+    "deal",
+    "fisher_yates",
+    "shuffle_seed",
+]
+
+ROWS = 4
+COLS = 13
+SLOTS = ROWS * COLS
+SUITS = "SHDC"
+RANKS = "A23456789TJQK"
+GAP = 0xFF
+GAP_TOKEN = "--"
+MAX_DEAL = 2**63 - 1
+MASK64 = 2**64 - 1
+
+Slot = tuple[int, int]
+
+_TOKENS = tuple(RANKS[c % 13] + SUITS[c // 13] for c in range(52))
+_CODE_OF = {token: code for code, token in enumerate(_TOKENS)}
+_ACES = tuple(s * 13 for s in range(4))
+_TWOS = tuple(s * 13 + 1 for s in range(4))
+_COLUMN_0 = frozenset(range(0, SLOTS, COLS))
+_SLOT_OF = tuple((i // COLS, i % COLS) for i in range(SLOTS))
+# _NEXT[byte] is the card that may follow it to its right, or GAP (after a king or a gap).
+_NEXT = bytes((c + 1) if c < 52 and c % 13 != 12 else GAP for c in range(256))
+
+
+class InvalidNotation(ValueError):
+    """Text that is not a position (or a move) in the notation of RULES.md."""
+
+
+class IllegalAction(ValueError):
+    """An action the rules refuse: no shuffle left, nothing to undo, a finished game."""
+
+
+class IllegalMove(IllegalAction):
+    """A move the rules refuse; the message says why."""
+
+
+def _token(code: int) -> str:
+    return GAP_TOKEN if code == GAP else _TOKENS[code]
+
+
+def _index(slot: Slot) -> int:
+    row, col = slot
+    if not (isinstance(row, int) and isinstance(col, int) and 0 <= row < ROWS and 0 <= col < COLS):
+        raise ValueError(f"not a slot: {slot!r} (row 0..{ROWS - 1}, col 0..{COLS - 1})")
+    return row * COLS + col
+
+
+# --------------------------------------------------------------------------- moves
+
+class Move:
+    """One card taken from slot ``src`` into the gap at slot ``dst``.
+
+    Moves are interned: equal moves are the same object, so building the list of
+    legal moves allocates nothing once a move has been seen.
+
+    >>> m = Move("7H", (1, 4), (1, 5))
+    >>> str(m)
+    '7H:1-4>1-5'
+    >>> Move.parse(str(m)) is m
+    True
+    """
+
+    __slots__ = ("card", "src", "dst", "_c", "_s", "_d")
+    card: str
+    src: Slot
+    dst: Slot
+
+    def __new__(cls, card: str, src: Slot, dst: Slot) -> Move:
+        code = _CODE_OF.get(card.upper()) if isinstance(card, str) else None
+        if code is None or code in _ACES:
+            raise ValueError(f"not a card on the table: {card!r}")
+        return _move(code, _index(src), _index(dst))
+
+    @classmethod
+    def parse(cls, text: str) -> Move:
+        """Read the text form ``CARD:ROW-COL>ROW-COL`` written by ``str(move)``."""
+        try:
+            card, rest = text.strip().split(":")
+            src, dst = (tuple(int(n) for n in part.split("-")) for part in rest.split(">"))
+            return cls(card, src, dst)
+        except (ValueError, TypeError) as error:
+            raise InvalidNotation(f"not a move: {text!r} (expected like '7H:1-4>1-5')") from error
+
+    def __setattr__(self, name, value):
+        raise AttributeError("Move is immutable")
+
+    def __reduce__(self):
+        return (Move, (self.card, self.src, self.dst))
+
+    def __str__(self) -> str:
+        return f"{self.card}:{self.src[0]}-{self.src[1]}>{self.dst[0]}-{self.dst[1]}"
+
+    def __repr__(self) -> str:
+        return f"Move({self.card!r}, {self.src!r}, {self.dst!r})"
+
+
+_MOVES: dict[int, Move] = {}
+
+
+def _move(code: int, src: int, dst: int) -> Move:
+    key = (code << 12) | (src << 6) | dst
+    move = _MOVES.get(key)
+    if move is None:
+        move = object.__new__(Move)
+        for name, value in (
+            ("card", _TOKENS[code]), ("src", _SLOT_OF[src]), ("dst", _SLOT_OF[dst]),
+            ("_c", code), ("_s", src), ("_d", dst),
+        ):
+            object.__setattr__(move, name, value)
+        _MOVES[key] = move
+    return move
+
+
+# --------------------------------------------------------------------------- randomness
+
+class SplitMix64:
+    """The SplitMix64 generator (Steele, Lea and Flood, 2014), exactly as published.
+
+    >>> SplitMix64(0).next()
+    16294208416658607535
+    """
+
+    __slots__ = ("state",)
+
+    def __init__(self, seed: int):
+        self.state = seed & MASK64
+
+    def next(self) -> int:
+        self.state = z = (self.state + 0x9E3779B97F4A7C15) & MASK64
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
+        return z ^ (z >> 31)
+
+    def below(self, n: int) -> int:
+        """A uniform integer in ``0..n-1``; draws that would bias the result are redrawn."""
+        limit = (MASK64 + 1) - (MASK64 + 1) % n
+        while True:
+            x = self.next()
+            if x < limit:
+                return x % n
+
+
+def fisher_yates(items: list, rng: SplitMix64) -> None:
+    """Shuffle ``items`` in place: for i from the last index down to 1, swap i with rng.below(i + 1).
+
+    The generator's steps are written out here rather than called, for speed; a
+    test checks that this gives exactly what calling ``rng.below`` gives.
+    """
+    state = rng.state
+    for i in range(len(items) - 1, 0, -1):
+        n = i + 1
+        limit = (MASK64 + 1) - (MASK64 + 1) % n
+        while True:
+            state = z = (state + 0x9E3779B97F4A7C15) & MASK64
+            z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
+            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
+            z ^= z >> 31
+            if z < limit:
+                break
+        j = z % n
+        items[i], items[j] = items[j], items[i]
+    rng.state = state
+
+
+def shuffle_seed(game_seed: int, index: int) -> int:
+    """The seed of a game's shuffle number ``index`` (0, 1, 2).
+
+    The first 8 bytes, big-endian, of SHA-256 of the text ``"<game_seed>:<index>"``.
+    """
+    digest = hashlib.sha256(f"{game_seed}:{index}".encode()).digest()
+    return int.from_bytes(digest[:8], "big")
+
+
+# --------------------------------------------------------------------------- positions
+
+class Position:
+    """One layout of the table: 52 slots holding 48 cards and 4 gaps. Immutable.
+
+    >>> p = Position.parse(WON)
+    >>> p.is_won(), p.legal_moves()
+    (True, [])
+    """
+
+    __slots__ = ("_board", "_gaps")
+    _board: bytes
+    _gaps: tuple[int, int, int, int]
+
+    def __init__(self, text: str):
+        board = _parse_board(text)
+        _set_board(self, board)
+        _set_gaps(self, tuple(i for i, c in enumerate(board) if c == GAP))
+
+    @classmethod
+    def parse(cls, text: str) -> Position:
+        """Read the position notation; raise :class:`InvalidNotation` saying what is wrong and where."""
+        return cls(text)
+
+    @staticmethod
+    def _make(board: bytes, gaps: tuple) -> Position:
+        position = _new_position(Position)
+        _set_board(position, board)
+        _set_gaps(position, gaps)
+        return position
+
+    def __setattr__(self, name, value):
+        raise AttributeError("Position is immutable")
+
+    def __reduce__(self):
+        return (Position, (str(self),))
+
+    # ---- values
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, Position) and self._board == other._board
+
+    def __hash__(self) -> int:
+        return hash(self._board)
+
+    def __str__(self) -> str:
+        tokens = [_token(c) for c in self._board]
+        return " / ".join(" ".join(tokens[r * COLS:(r + 1) * COLS]) for r in range(ROWS))
+
+    def __repr__(self) -> str:
+        return f"Position({str(self)!r})"
+
+    # ---- reading the table
+
+    def card_at(self, slot: Slot) -> str | None:
+        """The card token at ``slot``, or None for a gap."""
+        code = self._board[_index(slot)]
+        return None if code == GAP else _TOKENS[code]
+
+    def slot_of(self, card: str) -> Slot:
+        """Where ``card`` lies; an ace, which is never on the table, raises ValueError."""
+        index = self._board.find(_CODE_OF[card.upper()])
+        if index < 0:
+            raise ValueError(f"{card} is not on the table")
+        return _SLOT_OF[index]
+
+    def gaps(self) -> list[Slot]:
+        """The four gaps, in slot order."""
+        return [_SLOT_OF[g] for g in self._gaps]
+
+    def rows(self) -> list[list[str | None]]:
+        """The table as 4 lists of 13 tokens, None for a gap."""
+        cells = [None if c == GAP else _TOKENS[c] for c in self._board]
+        return [cells[r * COLS:(r + 1) * COLS] for r in range(ROWS)]
+
+    # ---- moves
+
+    def legal_moves(self) -> list[Move]:
+        """Every legal move, by gap slot, then by source slot."""
+        board = self._board
+        find = board.find
+        cached = _MOVES.get
+        moves = []
+        for gap in self._gaps:
+            if gap in _COLUMN_0:
+                for src in sorted((find(1), find(14), find(27), find(40))):
+                    code = board[src]
+                    moves.append(cached((code << 12) | (src << 6) | gap) or _move(code, src, gap))
+            else:
+                code = _NEXT[board[gap - 1]]
+                if code != GAP:
+                    src = find(code)
+                    moves.append(cached((code << 12) | (src << 6) | gap) or _move(code, src, gap))
+        return moves
+
+    def play(self, move: Move) -> Position:
+        """The position after ``move``; raise :class:`IllegalMove` saying why it is refused."""
+        board = self._board
+        code, src, dst = move._c, move._s, move._d
+        if board[dst] != GAP or board[src] != code or (
+            code % 13 != 1 if dst % COLS == 0 else _NEXT[board[dst - 1]] != code
+        ):
+            raise IllegalMove(self._why_illegal(move))
+        new = bytearray(board)
+        new[dst] = code
+        new[src] = GAP
+        gaps = list(self._gaps)
+        gaps[gaps.index(dst)] = src
+        gaps.sort()
+        position = _new_position(Position)
+        _set_board(position, bytes(new))
+        _set_gaps(position, tuple(gaps))
+        return position
+
+    def _moved(self, code: int, src: int, dst: int) -> Position:
+        """The position with ``code`` taken from ``src`` into the gap ``dst``, no questions asked.
+
+        Undo uses it to take a move back, which is rarely a legal move itself;
+        ``play`` repeats these lines inline because it is the hot path.
+        """
+        new = bytearray(self._board)
+        new[dst] = code
+        new[src] = GAP
+        gaps = list(self._gaps)
+        gaps[gaps.index(dst)] = src
+        gaps.sort()
+        return Position._make(bytes(new), tuple(gaps))
+
+    def _why_illegal(self, move: Move) -> str:
+        board = self._board
+        code, src, dst = move._c, move._s, move._d
+        at = lambda i: f"{_SLOT_OF[i][0]}-{_SLOT_OF[i][1]}"  # noqa: E731
+        if board[dst] != GAP:
+            return f"slot {at(dst)} is not a gap (it holds {_TOKENS[board[dst]]})"
+        if board[src] != code:
+            return f"{move.card} is not at {at(src)}"
+        if dst % COLS == 0:
+            return f"only a 2 goes to column 0, and {move.card} is not a 2"
+        left = board[dst - 1]
+        if left == GAP:
+            return f"nothing goes right of a gap (slot {at(dst - 1)} is a gap)"
+        if left % 13 == 12:
+            return f"nothing goes right of a King ({_TOKENS[left]} is left of {at(dst)})"
+        return f"{move.card} does not follow {_TOKENS[left]}; only {_TOKENS[left + 1]} goes there"
+
+    def is_legal(self, move: Move) -> bool:
+        """Whether ``move`` can be played here."""
+        try:
+            self.play(move)
+        except IllegalMove:
+            return False
+        return True
+
+    def move_for_slot(self, slot: Slot) -> Move | None:
+        """The move a click on ``slot`` makes, or None when that slot can do nothing.
+
+        A card goes to the gap it fits; a 2 that fits several column-0 gaps goes to the
+        topmost.  A gap is filled by the one card that fits it; a column-0 gap takes the
+        topmost 2 that is not already in column 0, or failing that the topmost 2.
+        """
+        index = _index(slot)
+        moves = self.legal_moves()
+        if self._board[index] == GAP:
+            fits = [m for m in moves if m._d == index]
+            fresh = [m for m in fits if m._s % COLS != 0]
+            return (fresh or fits or [None])[0]
+        return next((m for m in moves if m._s == index), None)
+
+    # ---- the state of the game
+
+    def _locked_indices(self) -> list[int]:
+        board = self._board
+        locked = []
+        for start in range(0, SLOTS, COLS):
+            code = board[start]
+            if code == GAP or code % 13 != 1:
+                continue
+            locked.append(start)
+            i = start + 1
+            while i < start + COLS and board[i] != GAP and board[i] == _NEXT[board[i - 1]]:
+                locked.append(i)
+                i += 1
+        return locked
+
+    def locked(self) -> frozenset[Slot]:
+        """The slots whose cards are in correct position (runs 2, 3, 4, ... from column 0)."""
+        return frozenset(_SLOT_OF[i] for i in self._locked_indices())
+
+    def is_won(self) -> bool:
+        """Every row holds 2..K of one suit in columns 0..11."""
+        return self._gaps == (12, 25, 38, 51) and len(self._locked_indices()) == 48
+
+    def is_stuck(self) -> bool:
+        """No card can move: every gap is right of a King or of another gap."""
+        board = self._board
+        return all(g % COLS != 0 and _NEXT[board[g - 1]] == GAP for g in self._gaps)
+
+    def dead_gaps(self) -> list[Slot]:
+        """Gaps nothing can fill: right of a King or of another gap."""
+        board = self._board
+        return [_SLOT_OF[g] for g in self._gaps if g % COLS != 0 and _NEXT[board[g - 1]] == GAP]
+
+    def shuffle(self, seed: int) -> Position:
+        """The position after one shuffle, decided entirely by ``seed``.
+
+        Locked cards stay.  The other cards and the four aces, in deck order (suits
+        S H D C, ranks A..K), are shuffled by :func:`fisher_yates` with
+        ``SplitMix64(seed)`` and dealt in slot order into the slots that are not
+        locked; the slots that receive an ace become the gaps.
+        """
+        board = self._board
+        locked = set(self._locked_indices())
+        free = [i for i in range(SLOTS) if i not in locked]
+        cards = sorted([board[i] for i in free if board[i] != GAP] + list(_ACES))
+        fisher_yates(cards, SplitMix64(seed))
+        new = bytearray(board)
+        for i, code in zip(free, cards):
+            new[i] = GAP if code % 13 == 0 else code
+        return Position._make(bytes(new), tuple(i for i in free if new[i] == GAP))
+
+
+# Setting the slots through their descriptors skips the refusing __setattr__ at C speed.
+_new_position = object.__new__
+_set_board = Position._board.__set__
+_set_gaps = Position._gaps.__set__
+
+
+def _parse_board(text: str) -> bytes:
+    if not isinstance(text, str):
+        raise InvalidNotation(f"a position is text, not {type(text).__name__}")
+    rows = text.split("/")
+    if len(rows) != ROWS:
+        raise InvalidNotation(f"a position has {ROWS} rows separated by '/', this has {len(rows)}")
+    board = bytearray()
+    seen: dict[int, Slot] = {}
+    for r, row in enumerate(rows):
+        tokens = row.split()
+        if len(tokens) != COLS:
+            raise InvalidNotation(f"row {r} has {len(tokens)} slots, not {COLS}")
+        for c, token in enumerate(tokens):
+            upper = token.upper()
+            if upper == GAP_TOKEN:
+                board.append(GAP)
+                continue
+            code = _CODE_OF.get(upper)
+            if code is None:
+                raise InvalidNotation(f"row {r}, column {c}: unknown token {token!r}")
+            if code in _ACES:
+                raise InvalidNotation(f"row {r}, column {c}: an ace ({upper}) is never on the table")
+            if code in seen:
+                first = seen[code]
+                raise InvalidNotation(
+                    f"row {r}, column {c}: duplicate card {upper} (also at row {first[0]}, column {first[1]})"
+                )
+            seen[code] = (r, c)
+            board.append(code)
+    gaps = board.count(GAP)
+    if gaps != 4:
+        raise InvalidNotation(f"a position has exactly 4 gaps, this has {gaps}")
+    return bytes(board)
+
+
+def deal(number: int) -> Position:
+    """The opening position of deal ``number`` (1 .. 2**63-1); the same forever.
+
+    The deck in deck order (suits S H D C, ranks A..K) is shuffled by
+    :func:`fisher_yates` with ``SplitMix64(number)``, laid out row by row, and the
+    aces are taken out.
+    """
+    if isinstance(number, bool) or not isinstance(number, int) or not 1 <= number <= MAX_DEAL:
+        raise ValueError(f"a deal number is an integer from 1 to {MAX_DEAL}, not {number!r}")
+    deck = list(range(52))
+    fisher_yates(deck, SplitMix64(number))
+    board = bytes(GAP if code % 13 == 0 else code for code in deck)
+    return Position._make(board, tuple(i for i, c in enumerate(board) if c == GAP))
+
+
+WON = " / ".join(" ".join(_TOKENS[s * 13 + r] for r in range(1, 13)) + " --" for s in range(4))
+
+
+# --------------------------------------------------------------------------- games
+
+class Status(str, enum.Enum):
+    PLAYING = "playing"
+    WON = "won"
+    LOST = "lost"
+
+
+SHUFFLES = 3
+_PLAYING, _WON, _LOST = Status.PLAYING, Status.WON, Status.LOST
+_WON_GAPS = (12, 25, 38, 51)
+_tuple_new = tuple.__new__
+
+
+class GameState(NamedTuple):
+    """A game as the rules count it: position, moves, shuffles, undo history, status.
+
+    Every action returns a new state (a named tuple: immutable, and cheap to make);
+    a refused one raises :class:`IllegalAction`.  ``history`` holds the moves that
+    undo can still take back, oldest first.
+
+    >>> g = GameState.start(deal_number=1, seed=42)
+    >>> g = g.play(g.position.legal_moves()[0])
+    >>> g.moves, g.can_undo
+    (1, True)
+    >>> g = g.undo()
+    >>> g.moves, g.can_undo, g.position == deal(1)
+    (2, False, True)
+    """
+
+    position: Position
+    seed: int
+    deal_number: int = 0
+    moves: int = 0
+    shuffles_used: int = 0
+    history: tuple[Move, ...] = ()
+    status: Status = Status.PLAYING
+    resigned: bool = False
+
+    @classmethod
+    def start(cls, *, deal_number: int, seed: int) -> GameState:
+        """A new game of deal ``deal_number`` whose shuffles come from the secret ``seed``."""
+        return cls(deal(deal_number), seed, deal_number)
+
+    @property
+    def shuffles_left(self) -> int:
+        return SHUFFLES - self.shuffles_used
+
+    @property
+    def can_undo(self) -> bool:
+        return self.status is _PLAYING and bool(self.history)
+
+    @property
+    def is_over(self) -> bool:
+        return self.status is not _PLAYING
+
+    def play(self, move: Move) -> GameState:
+        """Play ``move``; raise :class:`IllegalMove` if the rules refuse it."""
+        if self[6] is not _PLAYING:
+            raise IllegalAction(f"the game is over ({self.status.value})")
+        position = self[0].play(move)
+        # The hot path of every search: build the tuple directly rather than through _replace.
+        state = _tuple_new(GameState, (
+            position, self[1], self[2], self[3] + 1, self[4], self[5] + (move,), _PLAYING, False,
+        ))
+        return _settled(state) if position._gaps == _WON_GAPS or self[4] == SHUFFLES else state
+
+    def undo(self) -> GameState:
+        """Take back the last move since the most recent shuffle; it counts as a move."""
+        self._check_playing()
+        if not self.history:
+            raise IllegalAction("nothing to undo since the last shuffle")
+        move = self.history[-1]
+        position = self.position._moved(move._c, move._d, move._s)
+        return _settled(self._replace(position=position, moves=self.moves + 1, history=self.history[:-1]))
+
+    def shuffle(self) -> GameState:
+        """Use one of the three shuffles; it can never be undone, nor can any move before it."""
+        self._check_playing()
+        if self.shuffles_left <= 0:
+            raise IllegalAction("no shuffle left")
+        position = self.position.shuffle(shuffle_seed(self.seed, self.shuffles_used))
+        return _settled(self._replace(position=position, shuffles_used=self.shuffles_used + 1, history=()))
+
+    def resign(self) -> GameState:
+        """Give up; the game counts as lost."""
+        self._check_playing()
+        return self._replace(status=_LOST, resigned=True)
+
+    def _check_playing(self) -> None:
+        if self.status is not _PLAYING:
+            raise IllegalAction(f"the game is over ({self.status.value})")
+
+
+def _settled(state: GameState) -> GameState:
+    """Apply the rules that end a game by themselves: a win, or stuck with no shuffle left."""
+    position = state.position
+    if position._gaps == _WON_GAPS and position.is_won():
+        return state._replace(status=_WON)
+    if state.shuffles_used == SHUFFLES and position.is_stuck():
+        return state._replace(status=_LOST)
+    return state
