@@ -1,0 +1,78 @@
+"""What the grid template shows of a game: one cell per slot, with words for screen readers."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from games import engine
+
+RANK_NAMES = {
+    "2": gettext_lazy("Two"), "3": gettext_lazy("Three"), "4": gettext_lazy("Four"),
+    "5": gettext_lazy("Five"), "6": gettext_lazy("Six"), "7": gettext_lazy("Seven"),
+    "8": gettext_lazy("Eight"), "9": gettext_lazy("Nine"), "T": gettext_lazy("Ten"),
+    "J": gettext_lazy("Jack"), "Q": gettext_lazy("Queen"), "K": gettext_lazy("King"),
+}
+SUIT_NAMES = {
+    "S": gettext_lazy("spades"), "H": gettext_lazy("hearts"),
+    "D": gettext_lazy("diamonds"), "C": gettext_lazy("clubs"),
+}
+SUIT_SYMBOLS = {"S": "\u2660", "H": "\u2665", "D": "\u2666", "C": "\u2663"}
+RANK_FACES = {"T": "10"}
+
+
+def card_name(token: str) -> str:
+    return _("%(rank)s of %(suit)s") % {"rank": RANK_NAMES[token[0]], "suit": SUIT_NAMES[token[1]]}
+
+
+@dataclass(frozen=True)
+class Cell:
+    slot: str  # "ROW-COL", as the forms post it
+    card: str  # the token, "" for a gap
+    face: str
+    symbol: str
+    red: bool
+    locked: bool
+    movable: bool
+    dead: bool
+    label: str
+
+
+def cells(state: engine.GameState) -> list[list[Cell]]:
+    """The table as 4 rows of 13 cells."""
+    position = state.position
+    playing = not state.is_over
+    moves = position.legal_moves() if playing else []
+    movable = {move.src for move in moves}
+    fits = {}
+    for move in moves:
+        fits.setdefault(move.dst, move)
+    locked = position.locked()
+    dead = set(position.dead_gaps())
+    rows = []
+    for r, row in enumerate(position.rows()):
+        out = []
+        for c, token in enumerate(row):
+            slot = (r, c)
+            where = {"row": r + 1, "col": c + 1}
+            if token is None:
+                if slot in fits:
+                    fit = position.move_for_slot(slot) if c == 0 else fits[slot]
+                    label = _("Gap, row %(row)s, column %(col)s, %(card)s fits") % {**where, "card": card_name(fit.card)}
+                else:
+                    label = _("Gap, row %(row)s, column %(col)s, nothing can go here") % where
+                out.append(Cell(f"{r}-{c}", "", "", "", False, False, False, slot in dead, label))
+                continue
+            can_move = slot in movable
+            state_words = _("can move") if can_move else (_("in place") if slot in locked else _("cannot move"))
+            label = _("%(card)s, row %(row)s, column %(col)s, %(state)s") % {
+                **where, "card": card_name(token), "state": state_words,
+            }
+            out.append(Cell(
+                f"{r}-{c}", token, RANK_FACES.get(token[0], token[0]), SUIT_SYMBOLS[token[1]],
+                token[1] in "HD", slot in locked, can_move, False, label,
+            ))
+        rows.append(out)
+    return rows

@@ -1,0 +1,27 @@
+"""Forms for the game's posts: every field a browser sends is checked here first."""
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from games import engine
+
+
+class NewGameForm(forms.Form):
+    deal_number = forms.IntegerField(
+        label=_("Deal number"), required=False, min_value=1, max_value=engine.MAX_DEAL,
+        help_text=_("Leave empty for a random deal."),
+    )
+
+
+class ActionForm(forms.Form):
+    """The version of the game the page showed, so a stale page is recognised."""
+
+    version = forms.IntegerField(min_value=0, max_value=2**31 - 1)
+
+
+class MoveForm(ActionForm):
+    slot = forms.RegexField(regex=r"^[0-3]-(?:[0-9]|1[0-2])$", error_messages={"invalid": _("Not a slot.")})
+
+    def cleaned_slot(self) -> engine.Slot:
+        row, col = self.cleaned_data["slot"].split("-")
+        return int(row), int(col)

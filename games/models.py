@@ -1,0 +1,109 @@
+"""What the server keeps of each game: its current state, and the log that replays to it."""
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
+
+from games import engine
+
+
+class Game(models.Model):
+    """One game of one deal, owned by an account or by a guest's browser session.
+
+    The columns hold the engine's :class:`~games.engine.GameState` (see ``state()``), plus
+    ownership, time and a version that goes up with every action, so that a page rendered
+    from an older version can be told apart from the current one.
+    """
+
+    class Status(models.TextChoices):
+        PLAYING = "playing", _("playing")
+        WON = "won", _("won")
+        LOST = "lost", _("lost")
+
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE, related_name="games"
+    )
+    guest_token = models.CharField(max_length=64, blank=True, db_index=True)
+    deal_number = models.BigIntegerField()
+    seed = models.CharField(max_length=40, help_text=_("The secret shuffle seed, a decimal integer."))
+    seed_sha256 = models.CharField(max_length=64)
+    position = models.CharField(max_length=200)
+    moves = models.PositiveIntegerField(default=0)
+    shuffles_used = models.PositiveSmallIntegerField(default=0)
+    history = models.TextField(blank=True, help_text=_("Moves that undo can still take back, oldest first."))
+    status = models.CharField(max_length=8, choices=Status.choices, default=Status.PLAYING)
+    resigned = models.BooleanField(default=False)
+    version = models.PositiveIntegerField(default=0)
+    elapsed_ms = models.BigIntegerField(default=0)
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    last_action_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-last_action_at", "-created_at"]
+        constraints = [
+            models.CheckConstraint(condition=Q(shuffles_used__lte=engine.SHUFFLES), name="game_shuffles_at_most_3"),
+            models.CheckConstraint(condition=Q(deal_number__gte=1), name="game_deal_number_positive"),
+            models.CheckConstraint(condition=Q(elapsed_ms__gte=0), name="game_elapsed_not_negative"),
+        ]
+
+    def __str__(self) -> str:
+        return f"Game {self.pk} (deal {self.deal_number}, {self.status})"
+
+    @property
+    def is_over(self) -> bool:
+        return self.status != self.Status.PLAYING
+
+    @property
+    def shuffles_left(self) -> int:
+        return engine.SHUFFLES - self.shuffles_used
+
+    def state(self) -> engine.GameState:
+        """The engine's view of this game, rebuilt from the columns."""
+        return engine.GameState(
+            position=engine.Position.parse(self.position),
+            seed=int(self.seed),
+            deal_number=self.deal_number,
+            moves=self.moves,
+            shuffles_used=self.shuffles_used,
+            history=tuple(engine.Move.parse(text) for text in self.history.split()),
+            status=engine.Status(self.status),
+            resigned=self.resigned,
+        )
+
+    def set_state(self, state: engine.GameState) -> None:
+        self.position = str(state.position)
+        self.moves = state.moves
+        self.shuffles_used = state.shuffles_used
+        self.history = " ".join(str(move) for move in state.history)
+        self.status = state.status.value
+        self.resigned = state.resigned
+
+
+class Action(models.Model):
+    """One player action, numbered from 1 within its game; replaying them from the deal
+    and the game's seed gives the stored state exactly."""
+
+    class Kind(models.TextChoices):
+        MOVE = "move", _("move")
+        UNDO = "undo", _("undo")
+        SHUFFLE = "shuffle", _("shuffle")
+        RESIGN = "resign", _("resign")
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="actions")
+    number = models.PositiveIntegerField()
+    kind = models.CharField(max_length=8, choices=Kind.choices)
+    move = models.CharField(max_length=16, blank=True, help_text=_("The move played, or taken back by undo."))
+    elapsed_ms = models.BigIntegerField(help_text=_("The game's time once this action was done."))
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["game", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "number"], name="action_number_unique_in_game"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.game_id}#{self.number} {self.kind} {self.move}".rstrip()

@@ -1,0 +1,155 @@
+"""Pages and posts of the game: views parse and render, services change games.
+
+Every action is a POST that works as a plain form (POST, redirect, GET) and, sent by
+htmx, answers with just the grid and the status bar.  Refusals answer 4xx with the
+current table and a note, which htmx is configured to swap in (templates/base.html).
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.contrib import messages
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils import timezone
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_POST
+
+from games import engine
+from games.board import cells
+from games.forms import ActionForm, MoveForm, NewGameForm
+from games.models import Action, Game
+from games.ownership import owned_games, owner_of
+from games.services import ActionRefused, StaleVersion, elapsed_at, game_act, game_start
+
+MARK_MOVABLE = "mark_movable"
+
+
+@require_GET
+def home(request: HttpRequest) -> HttpResponse:
+    return _home(request, NewGameForm())
+
+
+def _home(request: HttpRequest, form: NewGameForm, status: int = 200) -> HttpResponse:
+    games = owned_games(owner_of(request)).filter(status=Game.Status.PLAYING)[:10]
+    return render(request, "games/home.html", {"form": form, "games": games}, status=status)
+
+
+@require_POST
+def game_new(request: HttpRequest) -> HttpResponse:
+    form = NewGameForm(request.POST)
+    if not form.is_valid():
+        return _home(request, form, status=400)
+    game = game_start(owner=owner_of(request, create=True), deal_number=form.cleaned_data["deal_number"])
+    return redirect("games:detail", pk=game.pk)
+
+
+@require_GET
+def deal_start(request: HttpRequest, deal_number: int) -> HttpResponse:
+    """The shareable link of a deal: resume this player's game of it, or start one."""
+    if not 1 <= deal_number <= engine.MAX_DEAL:
+        raise Http404(_("There is no deal with that number."))
+    owner = owner_of(request, create=True)
+    game = owned_games(owner).filter(deal_number=deal_number, status=Game.Status.PLAYING).first()
+    if game is None:
+        game = game_start(owner=owner, deal_number=deal_number)
+    return redirect("games:detail", pk=game.pk)
+
+
+def _owned_game(request: HttpRequest, pk: int) -> Game:
+    try:
+        return owned_games(owner_of(request)).get(pk=pk)
+    except Game.DoesNotExist:
+        raise Http404(_("No such game here.")) from None
+
+
+def _board_context(request: HttpRequest, game: Game, note: str = "") -> dict:
+    state = game.state()
+    now = timezone.now()
+    cap_ms = settings.ADDICTION_IDLE_CAP_SECONDS * 1000
+    running = game.started_at is not None and not game.is_over
+    idle_ms = int((now - game.last_action_at).total_seconds() * 1000) if running else 0
+    return {
+        "game": game,
+        "state": state,
+        "rows": cells(state),
+        "note": note,
+        "stuck": not game.is_over and state.position.is_stuck(),
+        "mark_movable": request.session.get(MARK_MOVABLE, True),
+        "elapsed_ms": elapsed_at(game, now),
+        "tick_ms_left": max(0, cap_ms - idle_ms) if running else 0,
+        "idle_cap_minutes": settings.ADDICTION_IDLE_CAP_SECONDS // 60,
+    }
+
+
+@require_GET
+def game_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    game = _owned_game(request, pk)
+    template = "games/_board.html" if request.htmx else "games/game.html"
+    return render(request, template, _board_context(request, game))
+
+
+def _act(request: HttpRequest, pk: int, kind: str) -> HttpResponse:
+    form = (MoveForm if kind == Action.Kind.MOVE else ActionForm)(request.POST)
+    if not form.is_valid():
+        game = _owned_game(request, pk)
+        return _answer(request, game, _("That request was not understood."), status=400)
+    slot = form.cleaned_slot() if kind == Action.Kind.MOVE else None
+    try:
+        game = game_act(
+            owner=owner_of(request), game_id=pk, version=form.cleaned_data["version"], kind=kind, slot=slot
+        )
+    except Game.DoesNotExist:
+        raise Http404(_("No such game here.")) from None
+    except StaleVersion as stale:
+        return _answer(request, stale.game, stale.message, status=409)
+    except ActionRefused as refusal:
+        return _answer(request, refusal.game, refusal.message, status=422)
+    return _answer(request, game)
+
+
+def _answer(request: HttpRequest, game: Game, note: str = "", status: int = 200) -> HttpResponse:
+    """htmx gets the grid and status bar; a plain form post is redirected to the game page."""
+    if request.htmx:
+        return render(request, "games/_board.html", _board_context(request, game, note), status=status)
+    if status == 400:
+        return render(request, "games/game.html", _board_context(request, game, note), status=status)
+    if note:
+        messages.warning(request, note)
+    return redirect("games:detail", pk=game.pk)
+
+
+@require_POST
+def game_move(request: HttpRequest, pk: int) -> HttpResponse:
+    return _act(request, pk, Action.Kind.MOVE)
+
+
+@require_POST
+def game_undo(request: HttpRequest, pk: int) -> HttpResponse:
+    return _act(request, pk, Action.Kind.UNDO)
+
+
+@require_POST
+def game_shuffle(request: HttpRequest, pk: int) -> HttpResponse:
+    return _act(request, pk, Action.Kind.SHUFFLE)
+
+
+@require_POST
+def game_resign(request: HttpRequest, pk: int) -> HttpResponse:
+    return _act(request, pk, Action.Kind.RESIGN)
+
+
+@require_POST
+def mark_movable(request: HttpRequest) -> HttpResponse:
+    """Turn the marking of cards that can move on or off, for this browser."""
+    request.session[MARK_MOVABLE] = request.POST.get("on") == "1"
+    back = request.POST.get("next", "")
+    if not url_has_allowed_host_and_scheme(back, allowed_hosts={request.get_host()}, require_https=request.is_secure()):
+        back = "/"
+    return redirect(back)
+
+
+@require_GET
+def rules(request: HttpRequest) -> HttpResponse:
+    return render(request, "games/rules.html", {"idle_cap_minutes": settings.ADDICTION_IDLE_CAP_SECONDS // 60})

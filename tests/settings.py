@@ -1,0 +1,13 @@
+"""Test settings: the real settings, with a throwaway secret and plain static storage.
+
+The compressed manifest storage needs collectstatic first, which unit tests should not.
+"""
+
+import os
+
+os.environ.setdefault("DJANGO_SECRET_KEY", "tests-only-not-secret")
+
+from addiction_site.settings import *  # noqa: E402,F403
+
+STORAGES = {**STORAGES, "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"}}  # noqa: F405
+PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
