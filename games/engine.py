@@ -58,7 +58,8 @@ Slot = tuple[int, int]
 _TOKENS = tuple(RANKS[c % 13] + SUITS[c // 13] for c in range(52))
 _CODE_OF = {token: code for code, token in enumerate(_TOKENS)}
 _ACES = tuple(s * 13 for s in range(4))
-_TWOS = tuple(s * 13 + 1 for s in range(4))
+_TWOS = frozenset(s * 13 + 1 for s in range(4))
+_ACES_TO_GAPS = bytes(GAP if code < 52 and code % 13 == 0 else code for code in range(256))
 _COLUMN_0 = frozenset(range(0, SLOTS, COLS))
 _SLOT_OF = tuple((i // COLS, i % COLS) for i in range(SLOTS))
 # _NEXT[byte] is the card that may follow it to its right, or GAP (after a king or a gap).
@@ -192,7 +193,7 @@ def fisher_yates(items: list, rng: SplitMix64) -> None:
     state = rng.state
     for i in range(len(items) - 1, 0, -1):
         n = i + 1
-        limit = (MASK64 + 1) - (MASK64 + 1) % n
+        limit = _LIMITS[n] if n < 64 else (MASK64 + 1) - (MASK64 + 1) % n
         while True:
             state = z = (state + 0x9E3779B97F4A7C15) & MASK64
             z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
@@ -203,6 +204,10 @@ def fisher_yates(items: list, rng: SplitMix64) -> None:
         j = z % n
         items[i], items[j] = items[j], items[i]
     rng.state = state
+
+
+# The rejection limit of below(n) for the small n that deals and shuffles use.
+_LIMITS = tuple((MASK64 + 1) - (MASK64 + 1) % n if n else 0 for n in range(64))
 
 
 def shuffle_seed(game_seed: int, index: int) -> int:
@@ -384,19 +389,21 @@ class Position:
 
     # ---- the state of the game
 
-    def _locked_indices(self) -> list[int]:
+    def _locked_runs(self) -> list[int]:
+        """For each row, how many cards from column 0 are in correct position."""
         board = self._board
-        locked = []
+        runs = []
         for start in range(0, SLOTS, COLS):
-            code = board[start]
-            if code == GAP or code % 13 != 1:
-                continue
-            locked.append(start)
-            i = start + 1
-            while i < start + COLS and board[i] != GAP and board[i] == _NEXT[board[i - 1]]:
-                locked.append(i)
+            i = start
+            if board[i] in _TWOS:
                 i += 1
-        return locked
+                while i < start + COLS and board[i] != GAP and board[i] == _NEXT[board[i - 1]]:
+                    i += 1
+            runs.append(i - start)
+        return runs
+
+    def _locked_indices(self) -> list[int]:
+        return [r * COLS + c for r, run in enumerate(self._locked_runs()) for c in range(run)]
 
     def locked(self) -> frozenset[Slot]:
         """The slots whose cards are in correct position (runs 2, 3, 4, ... from column 0)."""
@@ -425,14 +432,22 @@ class Position:
         locked; the slots that receive an ace become the gaps.
         """
         board = self._board
-        locked = set(self._locked_indices())
-        free = [i for i in range(SLOTS) if i not in locked]
-        cards = sorted([board[i] for i in free if board[i] != GAP] + list(_ACES))
+        runs = self._locked_runs()
+        locked_cards = {board[r * COLS + c] for r, run in enumerate(runs) for c in range(run)}
+        cards = [code for code in range(52) if code not in locked_cards]
         fisher_yates(cards, SplitMix64(seed))
+        dealt = bytes(cards).translate(_ACES_TO_GAPS)
         new = bytearray(board)
-        for i, code in zip(free, cards):
-            new[i] = GAP if code % 13 == 0 else code
-        return Position._make(bytes(new), tuple(i for i in free if new[i] == GAP))
+        taken = 0
+        for r, run in enumerate(runs):
+            width = COLS - run
+            new[r * COLS + run:(r + 1) * COLS] = dealt[taken:taken + width]
+            taken += width
+        find = new.find
+        a = find(GAP)
+        b = find(GAP, a + 1)
+        c = find(GAP, b + 1)
+        return Position._make(bytes(new), (a, b, c, find(GAP, c + 1)))
 
 
 # Setting the slots through their descriptors skips the refusing __setattr__ at C speed.
