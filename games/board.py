@@ -40,11 +40,10 @@ class Cell:
     label: str
 
 
-def cells(state: engine.GameState) -> list[list[Cell]]:
-    """The table as 4 rows of 13 cells."""
+def cells(state: engine.GameState, *, playable: bool = True) -> list[list[Cell]]:
+    """The table as 4 rows of 13 cells; with ``playable`` off (a replay), none can move."""
     position = state.position
-    playing = not state.is_over
-    moves = position.legal_moves() if playing else []
+    moves = position.legal_moves() if playable and not state.is_over else []
     movable = {move.src for move in moves}
     fits = {}
     for move in moves:

@@ -1,6 +1,8 @@
 """Forms for the game's posts: every field a browser sends is checked here first."""
 
 from django import forms
+from django.contrib.auth.forms import UserCreationForm
+from django.contrib.auth.models import User
 from django.utils.translation import gettext_lazy as _
 
 from games import engine
@@ -25,3 +27,13 @@ class MoveForm(ActionForm):
     def cleaned_slot(self) -> engine.Slot:
         row, col = self.cleaned_data["slot"].split("-")
         return int(row), int(col)
+
+
+class SignUpForm(UserCreationForm):
+    """Django's sign-up form (its validators and password hashing), with an optional email."""
+
+    email = forms.EmailField(label=_("Email (optional)"), required=False)
+
+    class Meta(UserCreationForm.Meta):
+        model = User
+        fields = ("username", "email")

@@ -40,9 +40,16 @@ class Game(models.Model):
     started_at = models.DateTimeField(null=True, blank=True)
     last_action_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
+    ranked = models.BooleanField(
+        default=False, help_text=_("A win whose log replays to a won position; only these enter the boards.")
+    )
 
     class Meta:
         ordering = ["-last_action_at", "-created_at"]
+        indexes = [
+            models.Index(fields=["owner", "status", "finished_at"], name="game_owner_status_finished"),
+            models.Index(fields=["owner", "last_action_at"], name="game_owner_last_action"),
+        ]
         constraints = [
             models.CheckConstraint(condition=Q(shuffles_used__lte=engine.SHUFFLES), name="game_shuffles_at_most_3"),
             models.CheckConstraint(condition=Q(deal_number__gte=1), name="game_deal_number_positive"),
@@ -107,3 +114,35 @@ class Action(models.Model):
 
     def __str__(self) -> str:
         return f"{self.game_id}#{self.number} {self.kind} {self.move}".rstrip()
+
+
+class BoardEntry(models.Model):
+    """A player's best ranked win on one board, kept up to date as games are won.
+
+    One row per (player, board, scope): the scope is ``all``, a week (``week:2026-W48``),
+    a day (``day:2026-11-29``) or a deal (``deal:12345``).  Keeping the best per player
+    here makes every board page a single indexed range scan, however many games exist.
+    """
+
+    class Board(models.TextChoices):
+        TIME = "time", _("Best time")
+        MOVES = "moves", _("Fewest moves")
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="board_entries")
+    board = models.CharField(max_length=5, choices=Board.choices)
+    scope = models.CharField(max_length=32)
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="board_entries")
+    first = models.BigIntegerField(help_text=_("The board's figure: milliseconds, or moves."))
+    second = models.BigIntegerField(help_text=_("The other figure, which breaks ties."))
+    finished_at = models.DateTimeField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["user", "board", "scope"], name="board_entry_one_per_player"),
+        ]
+        indexes = [
+            models.Index(fields=["board", "scope", "first", "second", "finished_at"], name="board_entry_rank"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.board}/{self.scope}: {self.user_id} {self.first}/{self.second}"

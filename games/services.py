@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import hashlib
 import secrets
+from dataclasses import dataclass
 from datetime import datetime
+from datetime import timezone as dt_timezone
+from typing import Iterator
 
 from django.conf import settings
 from django.db import transaction
@@ -12,7 +15,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games import engine
-from games.models import Action, Game
+from games.models import Action, BoardEntry, Game
 from games.ownership import Owner, owned_games
 
 
@@ -92,31 +95,117 @@ def game_act(
     action the rules refuse.  A refused action changes nothing.
     """
     # savepoint=False: outside a transaction this is the one real transaction; it also
-    # keeps the query count of a move at what production runs.
+    # keeps the query count of a move at what production runs.  Without a savepoint, an
+    # exception leaving the block would doom a transaction the caller holds, so refusals
+    # (found before anything is written) leave the block normally and are raised after it.
     with transaction.atomic(savepoint=False):
-        game = owned_games(owner).select_for_update().get(pk=game_id)
-        if game.version != version:
-            raise StaleVersion(_("This page was out of date; here is the table as it is now."), game)
-        state, move = _apply(game, kind, slot)
-        now = now or timezone.now()
-        game.elapsed_ms = elapsed_at(game, now)
-        game.started_at = game.started_at or now
-        game.last_action_at = now
-        game.set_state(state)
-        if state.is_over:
-            game.finished_at = now
-        game.version += 1
-        game.save()
-        Action.objects.create(
-            game=game, number=game.version, kind=kind, move=str(move) if move else "",
-            elapsed_ms=game.elapsed_ms,
-        )
+        try:
+            game = owned_games(owner).select_for_update().get(pk=game_id)
+            if game.version != version:
+                raise StaleVersion(_("This page was out of date; here is the table as it is now."), game)
+            state, move = _apply(game, kind, slot)
+        except (Game.DoesNotExist, ActionRefused) as error:
+            refusal = error
+        else:
+            refusal = None
+            now = now or timezone.now()
+            game.elapsed_ms = elapsed_at(game, now)
+            game.started_at = game.started_at or now
+            game.last_action_at = now
+            game.set_state(state)
+            if state.is_over:
+                game.finished_at = now
+            game.version += 1
+            game.save()
+            Action.objects.create(
+                game=game, number=game.version, kind=kind, move=str(move) if move else "",
+                elapsed_ms=game.elapsed_ms,
+            )
+            if state.status is engine.Status.WON:
+                game_rank(game=game)
+    if refusal is not None:
+        raise refusal
     return game
 
 
-def game_replay(game: Game) -> engine.GameState:
-    """The state that the game's deal, seed and action log give, played again by the engine."""
+def game_rank(*, game: Game) -> bool:
+    """Check a won game by replaying its log; a true win is ranked and, if it has an
+    owner, enters the boards.  A win whose log does not replay to it never does."""
+    try:
+        replayed = game_replay(game)
+    except (engine.IllegalAction, ValueError):
+        replayed = None
+    ranked = replayed is not None and replayed.status is engine.Status.WON and replayed == game.state()
+    if ranked != game.ranked:
+        game.ranked = ranked
+        Game.objects.filter(pk=game.pk).update(ranked=ranked)
+    if ranked and game.owner_id:
+        boards_enter(game=game)
+    return ranked
+
+
+def board_scopes(game: Game) -> list[str]:
+    """The boards' scopes a win belongs to: all time, its week and day (UTC), its deal."""
+    day = game.finished_at.astimezone(dt_timezone.utc).date()
+    year, week, _weekday = day.isocalendar()
+    return ["all", f"week:{year}-W{week:02d}", f"day:{day.isoformat()}", f"deal:{game.deal_number}"]
+
+
+def boards_enter(*, game: Game) -> None:
+    """Make ``game`` its owner's entry on every board where it beats their best so far.
+
+    On equal figures the earlier win stays, since the boards break ties by who finished first.
+    """
+    figures = {
+        BoardEntry.Board.TIME: (game.elapsed_ms, game.moves),
+        BoardEntry.Board.MOVES: (game.moves, game.elapsed_ms),
+    }
+    scopes = board_scopes(game)
+    existing = {
+        (entry.board, entry.scope): entry
+        for entry in BoardEntry.objects.filter(user_id=game.owner_id, scope__in=scopes)
+    }
+    for board, (first, second) in figures.items():
+        for scope in scopes:
+            entry = existing.get((board, scope))
+            if entry is None:
+                BoardEntry.objects.create(
+                    user_id=game.owner_id, board=board, scope=scope, game=game,
+                    first=first, second=second, finished_at=game.finished_at,
+                )
+            elif (first, second, game.finished_at) < (entry.first, entry.second, entry.finished_at):
+                entry.game, entry.first, entry.second, entry.finished_at = game, first, second, game.finished_at
+                entry.save(update_fields=["game", "first", "second", "finished_at"])
+
+
+def games_claim(*, user, guest_token: str) -> int:
+    """Give a guest's games to the account they just signed up or logged in with."""
+    if not guest_token:
+        return 0
+    with transaction.atomic():
+        games = list(Game.objects.select_for_update().filter(owner__isnull=True, guest_token=guest_token))
+        Game.objects.filter(pk__in=[game.pk for game in games]).update(owner=user, guest_token="")
+        for game in games:
+            game.owner_id = user.pk
+            if game.ranked:
+                boards_enter(game=game)
+    return len(games)
+
+
+def game_delete(*, owner: Owner, game_id: int) -> None:
+    """Delete one of ``owner``'s unfinished games; a finished game stays on the record."""
+    with transaction.atomic():
+        game = owned_games(owner).select_for_update().get(pk=game_id)
+        if game.is_over:
+            raise ActionRefused(_("A finished game cannot be deleted."), game)
+        game.delete()
+
+
+def replay_states(game: Game) -> Iterator[tuple[Action | None, engine.GameState]]:
+    """The game played again by the engine from its deal and seed: the opening state,
+    then the state after each logged action.  A log the rules refuse raises IllegalAction."""
     state = engine.GameState.start(deal_number=game.deal_number, seed=int(game.seed))
+    yield None, state
     for action in game.actions.order_by("number"):
         if action.kind == Action.Kind.MOVE:
             state = state.play(engine.Move.parse(action.move))
@@ -130,4 +219,57 @@ def game_replay(game: Game) -> engine.GameState:
             state = state.resign()
         else:
             raise engine.IllegalAction(f"action {action.number}: unknown kind {action.kind!r}")
+        yield action, state
+
+
+def game_replay(game: Game) -> engine.GameState:
+    """The state that the game's deal, seed and action log give, played again by the engine."""
+    for _action, state in replay_states(game):
+        pass
     return state
+
+
+@dataclass(frozen=True)
+class Check:
+    label: str
+    ok: bool
+    stored: str
+    replayed: str
+
+
+@dataclass(frozen=True)
+class Verification:
+    """What replaying a finished game from its revealed seed showed, check by check."""
+
+    checks: list[Check]
+    error: str = ""
+
+    @property
+    def ok(self) -> bool:
+        return not self.error and all(check.ok for check in self.checks)
+
+
+def game_verify(game: Game) -> Verification:
+    """Replay ``game`` from its deal, its log and its seed and compare with what is stored."""
+    digest = seed_digest(game.seed)
+    checks = [Check(_("SHA-256 of the revealed seed"), digest == game.seed_sha256, game.seed_sha256, digest)]
+    try:
+        replayed = game_replay(game)
+    except (engine.IllegalAction, ValueError) as error:
+        return Verification(checks, error=_("The log does not replay: %(error)s") % {"error": error})
+    stored = game.state()
+    for label, a, b in (
+        (_("Position"), stored.position, replayed.position),
+        (_("Moves"), stored.moves, replayed.moves),
+        (_("Shuffles used"), stored.shuffles_used, replayed.shuffles_used),
+        (_("Moves undo could take back"), stored.history, replayed.history),
+        (_("Result"), stored.status.value, replayed.status.value),
+    ):
+        checks.append(Check(label, a == b, _text(a), _text(b)))
+    return Verification(checks)
+
+
+def _text(value) -> str:
+    if isinstance(value, tuple):
+        return " ".join(str(item) for item in value) or "-"
+    return str(value)

@@ -1,6 +1,8 @@
 from django.urls import path, register_converter
 
-from games import views
+from django.contrib.auth import views as auth_views
+
+from games import views, views_accounts, views_records
 from games.converters import DealNumberConverter, IdConverter
 
 app_name = "games"
@@ -18,4 +20,22 @@ urlpatterns = [
     path("game/<id:pk>/resign/", views.game_resign, name="resign"),
     path("settings/mark-movable/", views.mark_movable, name="mark_movable"),
     path("how-to-play/", views.rules, name="rules"),
+    path("my-games/", views_records.my_games_page, name="my_games"),
+    path("game/<id:pk>/delete/", views_records.game_delete_page, name="delete"),
+    path("game/<id:pk>/verify/", views_records.game_verify_page, name="verify"),
+    path("game/<id:pk>/replay/", views_records.game_replay_page, name="replay_start"),
+    path("game/<id:pk>/replay/<id:step>/", views_records.game_replay_page, name="replay"),
+    path("leaderboards/", views_records.leaderboard, name="leaderboard"),
+    path("deal/<deal:deal_number>/leaderboard/", views_records.deal_leaderboard, name="deal_leaderboard"),
+    path("players/<str:username>/", views_records.profile, name="profile"),
+    path("accounts/signup/", views_accounts.signup, name="signup"),
+]
+
+# django.contrib.auth's own views, under names without the app namespace so that its
+# templates and settings (LOGIN_URL = "login") find them.
+auth_urlpatterns = [
+    path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
+    path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("accounts/password/", auth_views.PasswordChangeView.as_view(), name="password_change"),
+    path("accounts/password/done/", auth_views.PasswordChangeDoneView.as_view(), name="password_change_done"),
 ]

@@ -6,6 +6,7 @@ The compressed manifest storage needs collectstatic first, which unit tests shou
 import os
 
 os.environ.setdefault("DJANGO_SECRET_KEY", "tests-only-not-secret")
+os.environ.setdefault("DJANGO_SECURE_SSL_REDIRECT", "0")  # the test client and live server speak plain http
 
 from addiction_site.settings import *  # noqa: E402,F403
 

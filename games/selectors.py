@@ -1,0 +1,106 @@
+"""The queries behind pages that read many games: my games, boards, profiles."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from datetime import timezone as dt_timezone
+
+from django.core.paginator import Page, Paginator
+from django.db.models import QuerySet
+
+from games.models import BoardEntry, Game
+from games.ownership import Owner, owned_games
+
+BOARD_PAGE_SIZE = 25
+PERIODS = ("all", "week", "today")
+
+
+def my_games(owner: Owner) -> tuple[QuerySet[Game], QuerySet[Game]]:
+    """This owner's games in progress (last played first) and finished ones (newest first)."""
+    games = owned_games(owner).defer("history", "position")
+    playing = games.filter(status=Game.Status.PLAYING).order_by("-last_action_at", "-created_at")
+    finished = games.exclude(status=Game.Status.PLAYING).order_by("-finished_at")
+    return playing, finished
+
+
+def period_scope(period: str, now: datetime) -> str:
+    """The board scope of a period ("all", "week", "today") at ``now``, in UTC."""
+    day = now.astimezone(dt_timezone.utc).date()
+    if period == "today":
+        return f"day:{day.isoformat()}"
+    if period == "week":
+        year, week, _weekday = day.isocalendar()
+        return f"week:{year}-W{week:02d}"
+    return "all"
+
+
+def board_page(*, board: str, scope: str, page: str | int | None) -> Page:
+    """One page of a board: each player once, with their best game; ties by the other
+    figure, then by who finished first."""
+    entries = (
+        BoardEntry.objects.filter(board=board, scope=scope)
+        .select_related("user", "game")
+        .only("first", "second", "finished_at", "user__username", "game__deal_number")
+        .order_by("first", "second", "finished_at", "id")
+    )
+    return Paginator(entries, BOARD_PAGE_SIZE).get_page(page)
+
+
+@dataclass(frozen=True)
+class Profile:
+    played: int
+    won: int
+    current_streak: int
+    best_streak: int
+    best_time_ms: int | None
+    fewest_moves: int | None
+    wins: list[tuple[datetime, int]]  # (finished_at, elapsed_ms) of each ranked win, oldest first
+
+    @property
+    def win_rate(self) -> float:
+        return self.won / self.played if self.played else 0.0
+
+
+def profile_of(user) -> Profile:
+    """A player's record, from their finished games in one query."""
+    rows = list(
+        Game.objects.filter(owner=user)
+        .exclude(status=Game.Status.PLAYING)
+        .order_by("finished_at", "id")
+        .values_list("status", "ranked", "finished_at", "elapsed_ms", "moves")
+    )
+    current = best = 0
+    for status, *_ in rows:
+        current = current + 1 if status == Game.Status.WON else 0
+        best = max(best, current)
+    wins = [(finished, elapsed, moves) for status, ranked, finished, elapsed, moves in rows if ranked]
+    return Profile(
+        played=len(rows),
+        won=sum(1 for row in rows if row[0] == Game.Status.WON),
+        current_streak=current,
+        best_streak=best,
+        best_time_ms=min((elapsed for _, elapsed, _ in wins), default=None),
+        fewest_moves=min((moves for _, _, moves in wins), default=None),
+        wins=[(finished, elapsed) for finished, elapsed, _ in wins],
+    )
+
+
+def chart_points(wins: list[tuple[datetime, int]], width: int = 600, height: int = 160, pad: int = 24) -> dict:
+    """The inline SVG chart of a player's winning times: points and axis labels, in pixels."""
+    if not wins:
+        return {}
+    times = [elapsed for _, elapsed in wins]
+    low, high = min(times), max(times)
+    span = (high - low) or 1
+    step = (width - 2 * pad) / max(1, len(wins) - 1)
+    points = [
+        (round(pad + i * step, 1), round(height - pad - (elapsed - low) / span * (height - 2 * pad), 1))
+        for i, (_, elapsed) in enumerate(wins)
+    ]
+    return {
+        "width": width, "height": height, "pad": pad,
+        "polyline": " ".join(f"{x},{y}" for x, y in points),
+        "points": points, "low_ms": low, "high_ms": high,
+        "first": wins[0][0], "last": wins[-1][0],
+    }

@@ -1,0 +1,115 @@
+"""Pages about games already played: my games, boards, profiles, verification, replays."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.models import User
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_http_methods
+
+from games import engine
+from games.board import cells
+from games.models import BoardEntry, Game
+from games.ownership import owned_games, owner_of
+from games.selectors import PERIODS, board_page, chart_points, my_games, period_scope, profile_of
+from games.services import ActionRefused, game_delete, game_verify, replay_states
+
+
+@require_GET
+def my_games_page(request: HttpRequest) -> HttpResponse:
+    playing, finished = my_games(owner_of(request))
+    return render(request, "games/my_games.html", {"playing": playing, "finished": finished[:50]})
+
+
+@require_http_methods(["GET", "POST"])
+def game_delete_page(request: HttpRequest, pk: int) -> HttpResponse:
+    """Ask, then delete one of this player's unfinished games."""
+    owner = owner_of(request)
+    game = get_object_or_404(owned_games(owner), pk=pk)
+    if game.is_over:
+        messages.warning(request, _("A finished game cannot be deleted."))
+        return redirect("games:my_games")
+    if request.method == "POST":
+        try:
+            game_delete(owner=owner, game_id=pk)
+        except (Game.DoesNotExist, ActionRefused):
+            raise Http404(_("No such game here.")) from None
+        messages.success(request, _("The game of deal #%(number)s was deleted.") % {"number": game.deal_number})
+        return redirect("games:my_games")
+    return render(request, "games/game_delete.html", {"game": game})
+
+
+def _board_choice(request: HttpRequest) -> str:
+    board = request.GET.get("board", BoardEntry.Board.TIME)
+    return board if board in BoardEntry.Board.values else BoardEntry.Board.TIME
+
+
+@require_GET
+def leaderboard(request: HttpRequest) -> HttpResponse:
+    board = _board_choice(request)
+    period = request.GET.get("period", "all")
+    if period not in PERIODS:
+        period = "all"
+    page = board_page(board=board, scope=period_scope(period, timezone.now()), page=request.GET.get("page"))
+    return render(request, "games/leaderboard.html", {
+        "board": board, "period": period, "page": page, "boards": BoardEntry.Board.choices,
+        "periods": [("all", _("All time")), ("week", _("This week")), ("today", _("Today"))],
+    })
+
+
+@require_GET
+def deal_leaderboard(request: HttpRequest, deal_number: int) -> HttpResponse:
+    if not 1 <= deal_number <= engine.MAX_DEAL:
+        raise Http404(_("There is no deal with that number."))
+    board = _board_choice(request)
+    page = board_page(board=board, scope=f"deal:{deal_number}", page=request.GET.get("page"))
+    return render(request, "games/leaderboard.html", {
+        "board": board, "page": page, "boards": BoardEntry.Board.choices, "deal_number": deal_number,
+    })
+
+
+@require_GET
+def profile(request: HttpRequest, username: str) -> HttpResponse:
+    player = get_object_or_404(User, username=username, is_active=True)
+    record = profile_of(player)
+    return render(request, "games/profile.html", {
+        "player": player, "record": record, "chart": chart_points(record.wins),
+    })
+
+
+def _finished_game(request: HttpRequest, pk: int) -> Game:
+    game = get_object_or_404(owned_games(owner_of(request)), pk=pk)
+    if not game.is_over:
+        raise Http404(_("This game is not finished yet."))
+    return game
+
+
+@require_GET
+def game_verify_page(request: HttpRequest, pk: int) -> HttpResponse:
+    game = _finished_game(request, pk)
+    return render(request, "games/verify.html", {"game": game, "verification": game_verify(game)})
+
+
+@require_GET
+def game_replay_page(request: HttpRequest, pk: int, step: int = 0) -> HttpResponse:
+    """One step of a finished game's replay; every step has its own URL, htmx swaps just the table."""
+    game = _finished_game(request, pk)
+    states, error = [], ""
+    try:
+        for item in replay_states(game):
+            states.append(item)
+    except (engine.IllegalAction, ValueError) as refusal:  # a tampered log: show what replays
+        error = _("The log stops replaying after step %(step)s: %(error)s") % {"step": len(states) - 1, "error": refusal}
+    last = len(states) - 1
+    if step > last:
+        raise Http404(_("This game has no such step."))
+    action, state = states[step]
+    context = {
+        "game": game, "state": state, "rows": cells(state, playable=False),
+        "step": step, "last": last, "action": action, "error": error,
+    }
+    template = "games/_replay.html" if request.htmx else "games/replay.html"
+    return render(request, template, context)
