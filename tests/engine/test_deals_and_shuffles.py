@@ -124,17 +124,48 @@ def test_below_agrees_with_the_reference_including_redraws(n, seed):
 
 
 def test_below_redraws_a_biased_draw():
-    # n = 2**63 + 1: limit is 2**63 + 1, so a first output >= that must be skipped.
-    n = 2**63 + 1
-    for seed in range(20):
-        first = next(ref_splitmix64(seed))
-        if first >= n:
-            outputs = ref_splitmix64(seed)
-            next(outputs)
-            assert SplitMix64(seed).below(n) != first % n or next(outputs) % n == first % n
-            assert SplitMix64(seed).below(n) == ref_below(ref_splitmix64(seed), n)
+    n = 2**63 + 1  # 2**64 % n == 2**63 - 1, so every draw >= n is redrawn
+    for seed in range(50):
+        outputs = ref_splitmix64(seed)
+        first, second = next(outputs), next(outputs)
+        if first >= n > second:
+            assert SplitMix64(seed).below(n) == second % n != first % n
             return
-    pytest.fail("no seed in 0..19 starts with a redraw")
+    pytest.fail("no seed in 0..49 starts with a redraw")
+
+
+class Scripted(SplitMix64):
+    """A generator whose outputs are given, to hit the edge of the rejection limit."""
+
+    __slots__ = ("outputs",)
+
+    def __init__(self, outputs):
+        super().__init__(0)
+        self.outputs = list(outputs)
+
+    def next(self):
+        return self.outputs.pop(0)
+
+
+@pytest.mark.parametrize(
+    "n, outputs, expected, draws",
+    [
+        # 2**64 % 3 == 1: only 2**64 - 1 is redrawn
+        (3, [2**64 - 1, 2**64 - 2], 2, 2),
+        (3, [2**64 - 2, 2**64 - 1], 2, 1),
+        # 2**64 % 52 == 16: draws from 2**64 - 16 up are redrawn; (2**64 - 17) % 52 == 51
+        (52, [2**64 - 16, 2**64 - 1, 2**64 - 17], 51, 3),
+        (52, [2**64 - 17, 0], 51, 1),
+        (52, [104 + 5, 0], 5, 1),
+        # 2**64 % 2 == 0: nothing is redrawn
+        (2, [2**64 - 1, 0], 1, 1),
+        (1, [2**64 - 1, 0], 0, 1),
+    ],
+)
+def test_below_rejection_limit_exactly(n, outputs, expected, draws):
+    rng = Scripted(outputs)
+    assert rng.below(n) == expected
+    assert len(rng.outputs) == len(outputs) - draws
 
 
 # --------------------------------------------------------------------------- Fisher-Yates
@@ -218,10 +249,10 @@ def test_deal_refuses_what_is_not_a_deal_number(number):
 
 # --------------------------------------------------------------------------- shuffles
 
-# row 0: 2S 3S 4S 5H 6S ...       runs 2S 3S 4S, 2H 3H 4H, 2D..7D, 2C locked
-# row 1: 2H 3H 4H 5S 6H ...
-# row 2: 2D 3D 4D 5D 6D 7D KC ...
-# row 3: 2C JD ...
+# row 0: 2S 3S 4S 5H 6S 7S 8S 9S TS JS QS KS 9H    locked: 2S 3S 4S
+# row 1: 2H 3H 4H 5S 6H 7H 8H -- TH JH QH KH --    locked: 2H 3H 4H
+# row 2: 2D 3D 4D 5D 6D 7D KC 9D TD 3C QD KD 6C    locked: 2D..7D
+# row 3: 2C JD 4C 5C -- 7C 8C 9C TC JC QC 8D --    locked: 2C
 MANY_LOCKED = won_with(((0, 3), (1, 3)), ((2, 6), (3, 11)), ((3, 1), (2, 9)), ((0, 12), (1, 7)), ((2, 12), (3, 4)))
 
 SHUFFLE_POSITIONS = {
@@ -236,11 +267,12 @@ SEEDS = [0, 1, 2, 2**63, 2**64 - 1, shuffle_seed(42, 0)]
 
 
 def test_many_locked_is_what_its_drawing_says():
-    rows = str(MANY_LOCKED).split(" / ")
-    assert rows[0].startswith("2S 3S 4S 5H 6S")
-    assert rows[1].startswith("2H 3H 4H 5S 6H")
-    assert rows[2].startswith("2D 3D 4D 5D 6D 7D KC")
-    assert rows[3].startswith("2C JD")
+    assert str(MANY_LOCKED).split(" / ") == [
+        "2S 3S 4S 5H 6S 7S 8S 9S TS JS QS KS 9H",
+        "2H 3H 4H 5S 6H 7H 8H -- TH JH QH KH --",
+        "2D 3D 4D 5D 6D 7D KC 9D TD 3C QD KD 6C",
+        "2C JD 4C 5C -- 7C 8C 9C TC JC QC 8D --",
+    ]
     assert len(MANY_LOCKED.locked()) == 3 + 3 + 6 + 1
 
 
@@ -259,8 +291,14 @@ def test_a_shuffle_is_pinned():
     assert ref_shuffle(str(MANY_LOCKED), 2024) == PINNED_SHUFFLE_OF_MANY_LOCKED_SEED_2024
 
 
-PINNED_SHUFFLE_OF_DEAL_1_SEED_1 = "PLACEHOLDER"
-PINNED_SHUFFLE_OF_MANY_LOCKED_SEED_2024 = "PLACEHOLDER"
+PINNED_SHUFFLE_OF_DEAL_1_SEED_1 = (
+    "6C 3D TH JH 9C 5H 6S TD 4D 5D QC 4C 4S / 2H 5C 7D 3C -- 3H QD 3S JS 7S 6H 2C TS / "
+    "9D 7H KD 8S KH -- 9S 8D 2S 8C QH JD KC / TC 6D KS 5S 2D -- -- 9H JC QS 4H 8H 7C"
+)
+PINNED_SHUFFLE_OF_MANY_LOCKED_SEED_2024 = (
+    "2S 3S 4S 8H 8D -- 4C -- 7H 8S QC KS -- / 2H 3H 4H 9D 7C 7S 9S 6C 3C 8C JC 9H KC / "
+    "2D 3D 4D 5D 6D 7D 6S JH JS TD TH 5S 5C / 2C 5H TS TC 6H 9C KD -- QH QD JD QS KH"
+)
 
 
 @pytest.mark.parametrize("seed", SEEDS)
@@ -330,4 +368,4 @@ def test_shuffle_seeds_differ_by_index_and_seed():
     assert all(0 <= s < 2**64 for s in seeds)
 
 
-SHUFFLE_SEED_42_0 = 0  # PLACEHOLDER
+SHUFFLE_SEED_42_0 = 0x547345CAE1CEF372

@@ -203,12 +203,6 @@ def test_bad_move_text_is_refused(text):
     assert repr(text) in str(caught.value)
 
 
-@pytest.mark.parametrize("value", [None, 7, b"7H:1-4>1-5"], ids=repr)
-def test_non_text_move_is_refused(value):
-    with pytest.raises(InvalidNotation):
-        Move.parse(value)
-
-
 @pytest.mark.parametrize(
     "card, src, dst",
     [("AS", (0, 0), (0, 1)), ("XX", (0, 0), (0, 1)), ("7H", (4, 0), (0, 1)), ("7H", (0, 0), (0, 13)),

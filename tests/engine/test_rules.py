@@ -238,7 +238,7 @@ PLAYS = [
     # row 0: -- 3S ... KS --   row 1: 2S 3H ... KH 2H
     pytest.param(COLUMN_0_GAP, M("2S", (0, 0), (1, 0)), won_with(((1, 0), (1, 12)), ((0, 0), (1, 0))),
                  id="2S-from-column-0-to-column-0"),
-    # row 0: 2S 3S 4S 5S 6S -- 8S ... KS --   row 1: 2H ... KH 7S  (the gap moves to (0,5)... then 7S)
+    # row 0: 2S 3S 4S 5S 6S -- 8S ... KS --   row 1: 2H ... KH --   row 2: 2D ... KD 7S
     pytest.param(GAP_AFTER_GAP, M("6S", (1, 12), (0, 4)), won_with(((0, 5), (2, 12))),
                  id="6S-revives-the-gap-after-it"),
 ]
