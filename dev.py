@@ -52,7 +52,17 @@ def serve(options: argparse.Namespace) -> int:
 
 def test(options: argparse.Namespace) -> int:
     ensure_env("dev")
-    return run("-m", "pytest", *options.pytest_args)
+    if not options.postgres:
+        return run("-m", "pytest", *options.pytest_args)
+    sys.path.insert(0, str(ROOT))
+    from scripts.throwaway_postgres import available, throwaway_postgres
+
+    if not available():
+        print("PostgreSQL server programs not found: the PostgreSQL run cannot happen.", file=sys.stderr)
+        return 3
+    with throwaway_postgres() as url:
+        print(f"Running the tests on a throwaway PostgreSQL: {url}", flush=True)
+        return run("-m", "pytest", *options.pytest_args, env={"DATABASE_URL": url, "ADDICTION_REQUIRE_POSTGRES": "1"})
 
 
 def main() -> int:
@@ -61,10 +71,18 @@ def main() -> int:
     serve_parser = commands.add_parser("serve", help="run the site on SQLite at http://127.0.0.1:8000/")
     serve_parser.add_argument("address", nargs="?", default="127.0.0.1:8000")
     serve_parser.set_defaults(handler=serve)
-    test_parser = commands.add_parser("test", help="run the test suite (extra arguments go to pytest)")
-    test_parser.add_argument("pytest_args", nargs=argparse.REMAINDER)
+    test_parser = commands.add_parser("test", help="run the test suite; other arguments go to pytest")
+    test_parser.add_argument(
+        "--postgres", action="store_true",
+        help="run against a throwaway PostgreSQL cluster (needs initdb, pg_ctl, postgres) instead of SQLite",
+    )
     test_parser.set_defaults(handler=test)
-    options = parser.parse_args()
+    options, unknown = parser.parse_known_args()
+    if options.command == "test":
+        # pytest gets, in order, everything that follows "test" but our own option.
+        options.pytest_args = [arg for arg in sys.argv[sys.argv.index("test") + 1:] if arg != "--postgres"]
+    elif unknown:
+        parser.error(f"unrecognized arguments: {' '.join(unknown)}")
     return options.handler(options)
 
 
