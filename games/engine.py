@@ -122,7 +122,7 @@ class Move:
             card, rest = text.strip().split(":")
             src, dst = (tuple(int(n) for n in part.split("-")) for part in rest.split(">"))
             return cls(card, src, dst)
-        except (ValueError, TypeError) as error:
+        except (ValueError, TypeError, AttributeError) as error:
             raise InvalidNotation(f"not a move: {text!r} (expected like '7H:1-4>1-5')") from error
 
     def __setattr__(self, name, value):
@@ -280,7 +280,8 @@ class Position:
 
     def slot_of(self, card: str) -> Slot:
         """Where ``card`` lies; an ace, which is never on the table, raises ValueError."""
-        index = self._board.find(_CODE_OF[card.upper()])
+        code = _CODE_OF.get(card.upper()) if isinstance(card, str) else None
+        index = -1 if code is None else self._board.find(code)
         if index < 0:
             raise ValueError(f"{card} is not on the table")
         return _SLOT_OF[index]
@@ -377,14 +378,16 @@ class Position:
 
         A card goes to the gap it fits; a 2 that fits several column-0 gaps goes to the
         topmost.  A gap is filled by the one card that fits it; a column-0 gap takes the
-        topmost 2 that is not already in column 0, or failing that the topmost 2.
+        topmost 2 that is not already in column 0 (with a gap in column 0, at most three
+        2s stand there, so there always is one).
         """
         index = _index(slot)
         moves = self.legal_moves()
         if self._board[index] == GAP:
             fits = [m for m in moves if m._d == index]
-            fresh = [m for m in fits if m._s % COLS != 0]
-            return (fresh or fits or [None])[0]
+            if index % COLS == 0:
+                fits = [m for m in fits if m._s % COLS != 0]
+            return fits[0] if fits else None
         return next((m for m in moves if m._s == index), None)
 
     # ---- the state of the game
