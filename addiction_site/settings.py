@@ -12,6 +12,7 @@ Environment variables (see README, "Deploy"):
 """
 
 import os
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
@@ -52,6 +53,7 @@ INSTALLED_APPS = [
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
     "django_htmx",
+    "axes",
     "games",
 ]
 
@@ -66,6 +68,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "addiction_site.urls"
@@ -140,6 +143,20 @@ STORAGES = {
 }
 
 SESSION_COOKIE_AGE = 60 * 60 * 24 * 365  # guests keep their games for a year
+AUTHENTICATION_BACKENDS = [
+    # django-axes first: it refuses a login that is locked out before any password is checked.
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+# Password guessing: after 5 failures for one user name from one address, that pair is
+# locked out for 15 minutes (a success resets the count).  Keying on the pair, not the
+# user name alone, means a stranger cannot lock a player out of their own account.
+AXES_FAILURE_LIMIT = int(os.environ.get("ADDICTION_LOGIN_FAILURE_LIMIT", "5"))
+AXES_COOLOFF_TIME = timedelta(minutes=int(os.environ.get("ADDICTION_LOGIN_COOLOFF_MINUTES", "15")))
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
+
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "games:home"
 LOGOUT_REDIRECT_URL = "games:home"
