@@ -1,0 +1,311 @@
+"""Services: starting games, one checked and logged transaction per action, time, replay."""
+
+from __future__ import annotations
+
+import hashlib
+import random
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from games import engine
+from games.models import Action, Game
+from games.ownership import Owner
+from games.services import ActionRefused, StaleVersion, elapsed_at, game_act, game_replay, game_start
+from tests.conftest import (
+    ONE_MOVE_FROM_STUCK, ONE_MOVE_FROM_WIN, STUCK, TWO_COLUMN_0_GAPS, set_layout, snapshot,
+)
+
+pytestmark = pytest.mark.django_db
+
+GUEST = Owner(user_id=None, guest_token="guest-token-of-the-tests")
+T0 = datetime(2025, 1, 1, 12, 0, tzinfo=UTC)
+
+
+def act(game: Game, kind: str, slot=None, now=None, version=None) -> Game:
+    """One action through the service, with the game's current version unless told."""
+    if version is None:
+        version = Game.objects.get(pk=game.pk).version
+    return game_act(owner=GUEST, game_id=game.pk, version=version, kind=kind, slot=slot, now=now)
+
+
+# --------------------------------------------------------------------------- the fixture boards
+
+
+def test_the_fixture_boards_are_what_their_docstrings_say():
+    win, stuck = engine.Position.parse(ONE_MOVE_FROM_WIN), engine.Position.parse(ONE_MOVE_FROM_STUCK)
+    assert [str(m) for m in win.legal_moves()] == ["KS:0-12>0-11"]
+    assert win.play(win.legal_moves()[0]).is_won()
+    assert [str(m) for m in stuck.legal_moves()] == ["KS:0-12>0-11"]
+    after = stuck.play(stuck.legal_moves()[0])
+    assert after == engine.Position.parse(STUCK) and after.is_stuck() and not after.is_won()
+    twos = engine.Position.parse(TWO_COLUMN_0_GAPS)
+    assert sorted((m.card, m.dst) for m in twos.legal_moves()) == sorted(
+        (two, gap) for two in ("2S", "2H", "2D", "2C") for gap in ((0, 0), (1, 0))
+    )
+    assert twos.dead_gaps() == [(2, 12), (3, 12)]
+
+
+# --------------------------------------------------------------------------- starting
+
+
+def test_game_start_with_a_chosen_deal():
+    game = game_start(owner=GUEST, deal_number=7)
+    game.refresh_from_db()
+    assert game.deal_number == 7
+    assert engine.Position.parse(game.position) == engine.deal(7)
+    assert game.seed_sha256 == hashlib.sha256(game.seed.encode()).hexdigest()
+    assert game.seed.isdigit()
+    assert (game.moves, game.shuffles_used, game.history, game.status) == (0, 0, "", "playing")
+    assert (game.version, game.elapsed_ms, game.started_at, game.finished_at) == (0, 0, None, None)
+    assert (game.owner_id, game.guest_token) == (None, GUEST.guest_token)
+    assert not game.actions.exists()
+
+
+def test_game_start_with_a_random_deal():
+    first, second = game_start(owner=GUEST), game_start(owner=GUEST)
+    for game in (first, second):
+        assert 1 <= game.deal_number <= engine.MAX_DEAL
+        assert engine.Position.parse(game.position) == engine.deal(game.deal_number)
+        assert game.seed_sha256 == hashlib.sha256(game.seed.encode()).hexdigest()
+    assert first.seed != second.seed
+    assert first.deal_number != second.deal_number  # 1 chance in 9.2e18 of a false alarm
+
+
+def test_game_start_with_the_largest_deal_number():
+    game = game_start(owner=GUEST, deal_number=engine.MAX_DEAL)
+    game.refresh_from_db()
+    assert game.deal_number == engine.MAX_DEAL
+    assert game.state().position == engine.deal(engine.MAX_DEAL)
+
+
+# --------------------------------------------------------------------------- actions
+
+
+def test_a_move_is_applied_and_logged_once():
+    game = game_start(owner=GUEST, deal_number=1)
+    before = game.state()
+    move = before.position.legal_moves()[0]
+    game = act(game, "move", move.src)
+    game.refresh_from_db()
+    played = before.position.move_for_slot(move.src)
+    assert game.state() == before.play(played)
+    assert game.version == 1
+    assert list(game.actions.values_list("number", "kind", "move")) == [(1, "move", str(played))]
+
+
+def test_undo_takes_the_last_move_back_and_counts_as_a_move():
+    game = game_start(owner=GUEST, deal_number=1)
+    move = game.state().position.legal_moves()[0]
+    act(game, "move", move.src)
+    game = act(game, "undo")
+    game.refresh_from_db()
+    assert game.state().position == engine.deal(1)
+    assert (game.moves, game.history, game.version) == (2, "", 2)
+    assert list(game.actions.values_list("number", "kind", "move")) == [
+        (1, "move", str(move)), (2, "undo", str(move)),
+    ]
+
+
+def test_shuffle_uses_the_games_own_seed_and_clears_undo():
+    game = game_start(owner=GUEST, deal_number=1)
+    move = game.state().position.legal_moves()[0]
+    act(game, "move", move.src)
+    before = Game.objects.get(pk=game.pk).state()
+    game = act(game, "shuffle")
+    game.refresh_from_db()
+    assert game.state() == before.shuffle()
+    assert (game.shuffles_used, game.shuffles_left, game.history, game.moves) == (1, 2, "", 1)
+    assert list(game.actions.values_list("number", "kind", "move"))[-1] == (2, "shuffle", "")
+
+
+def test_resign_ends_the_game_as_lost():
+    game = act(game_start(owner=GUEST, deal_number=1), "resign", now=T0)
+    game.refresh_from_db()
+    assert (game.status, game.resigned, game.version, game.finished_at) == ("lost", True, 1, T0)
+    assert list(game.actions.values_list("number", "kind", "move")) == [(1, "resign", "")]
+
+
+def test_the_winning_move_ends_the_game_as_won():
+    game = set_layout(game_start(owner=GUEST, deal_number=1), ONE_MOVE_FROM_WIN)
+    game = act(game, "move", (0, 12), now=T0)
+    game.refresh_from_db()
+    assert (game.status, game.finished_at, game.position) == ("won", T0, engine.WON)
+
+
+def test_the_last_move_into_a_stuck_table_with_no_shuffle_left_loses():
+    game = set_layout(game_start(owner=GUEST, deal_number=1), ONE_MOVE_FROM_STUCK, shuffles_used=3)
+    game = act(game, "move", (0, 12), now=T0)
+    game.refresh_from_db()
+    assert (game.status, game.resigned, game.finished_at) == ("lost", False, T0)
+
+
+def test_a_stale_version_is_refused_and_changes_nothing():
+    game = game_start(owner=GUEST, deal_number=1)
+    move = game.state().position.legal_moves()[0]
+    act(game, "move", move.src)
+    before = snapshot(game)
+    for version in (0, 2, 99):
+        with pytest.raises(StaleVersion) as refused:
+            act(game, "undo", version=version)
+        assert refused.value.game.version == 1
+        assert snapshot(game) == before
+
+
+# (layout, shuffles_used, kind, slot): each refused by the rules.
+REFUSALS = {
+    "card that cannot move": (TWO_COLUMN_0_GAPS, 0, "move", (0, 3)),
+    "card in place that cannot move": (TWO_COLUMN_0_GAPS, 0, "move", (2, 1)),
+    "dead gap right of a King": (TWO_COLUMN_0_GAPS, 0, "move", (2, 12)),
+    "nothing to undo": (TWO_COLUMN_0_GAPS, 0, "undo", None),
+    "no shuffle left": (ONE_MOVE_FROM_WIN, 3, "shuffle", None),
+}
+
+
+@pytest.mark.parametrize(("layout", "shuffles_used", "kind", "slot"), REFUSALS.values(), ids=REFUSALS.keys())
+def test_refused_actions_change_nothing(layout, shuffles_used, kind, slot):
+    game = set_layout(game_start(owner=GUEST, deal_number=1), layout, shuffles_used=shuffles_used)
+    before = snapshot(game)
+    with pytest.raises(ActionRefused) as refused:
+        act(game, kind, slot)
+    assert not isinstance(refused.value, StaleVersion)
+    assert refused.value.message
+    assert snapshot(game) == before
+
+
+@pytest.mark.parametrize("ending", ["won", "lost", "resigned"])
+@pytest.mark.parametrize(("kind", "slot"), [("move", (0, 11)), ("move", (0, 12)), ("undo", None),
+                                            ("shuffle", None), ("resign", None)])
+def test_every_action_on_a_finished_game_is_refused(ending, kind, slot):
+    game = game_start(owner=GUEST, deal_number=1)
+    if ending == "resigned":
+        act(game, "resign")
+    else:
+        layout = ONE_MOVE_FROM_WIN if ending == "won" else ONE_MOVE_FROM_STUCK
+        act(set_layout(game, layout, shuffles_used=3), "move", (0, 12))
+    before = snapshot(game)
+    with pytest.raises(ActionRefused):
+        act(game, kind, slot)
+    assert snapshot(game) == before
+
+
+def test_another_owners_game_is_not_found_and_unchanged():
+    game = game_start(owner=GUEST, deal_number=1)
+    before = snapshot(game)
+    for stranger in (Owner(user_id=None, guest_token="someone-else"), Owner(user_id=None, guest_token="")):
+        with pytest.raises(Game.DoesNotExist):
+            game_act(owner=stranger, game_id=game.pk, version=0, kind="resign")
+    assert snapshot(game) == before
+
+
+# --------------------------------------------------------------------------- time
+
+
+def test_time_starts_at_the_first_action_and_caps_each_pause(settings):
+    settings.ADDICTION_IDLE_CAP_SECONDS = 120
+    game = game_start(owner=GUEST, deal_number=1)
+    move = game.state().position.legal_moves()[0]
+
+    game = act(game, "move", move.src, now=T0 + timedelta(days=3))  # time before the first action is not play
+    assert (game.elapsed_ms, game.started_at) == (0, T0 + timedelta(days=3))
+    start = game.started_at
+    assert elapsed_at(game, start + timedelta(seconds=30)) == 30_000
+    assert elapsed_at(game, start + timedelta(days=1)) == 120_000
+
+    game = act(game, "undo", now=start + timedelta(seconds=10))
+    assert game.elapsed_ms == 10_000
+    game = act(game, "shuffle", now=start + timedelta(seconds=10, hours=1))
+    assert game.elapsed_ms == 10_000 + 120_000
+    game = act(game, "resign", now=start + timedelta(seconds=15, hours=1))
+    assert game.elapsed_ms == 135_000
+    assert game.started_at == start
+    assert game.finished_at == start + timedelta(seconds=15, hours=1)
+
+    assert elapsed_at(game, start + timedelta(days=9)) == 135_000  # stopped at the end
+    assert list(game.actions.values_list("elapsed_ms", flat=True)) == [0, 10_000, 130_000, 135_000]
+
+
+def test_the_winning_move_stops_the_clock(settings):
+    settings.ADDICTION_IDLE_CAP_SECONDS = 60
+    game = set_layout(game_start(owner=GUEST, deal_number=1), ONE_MOVE_FROM_WIN)
+    game.started_at = game.last_action_at = T0  # as if its last action was at T0, 5 s into the game
+    game.elapsed_ms = 5_000
+    game.save()
+    game = act(game, "move", (0, 12), now=T0 + timedelta(seconds=42))
+    assert (game.status, game.elapsed_ms) == ("won", 47_000)
+    assert elapsed_at(game, T0 + timedelta(hours=5)) == 47_000
+
+
+def test_a_refused_action_does_not_touch_the_clock():
+    game = game_start(owner=GUEST, deal_number=1)
+    act(game, "move", game.state().position.legal_moves()[0].src, now=T0)
+    before = snapshot(game)
+    with pytest.raises(StaleVersion):
+        act(game, "resign", version=0, now=T0 + timedelta(seconds=50))
+    assert snapshot(game) == before
+
+
+# --------------------------------------------------------------------------- replay
+
+
+def play_randomly(game: Game, rng: random.Random, limit: int = 300) -> int:
+    """Random legal actions through the service until the game ends or ``limit`` actions."""
+    for count in range(1, limit + 1):
+        state = game.state()
+        if state.is_over:
+            return count - 1
+        moves = state.position.legal_moves()
+        roll = rng.random()
+        if not moves or (state.shuffles_left and roll < 0.01):
+            game = act(game, "shuffle")
+        elif state.history and roll < 0.15:
+            game = act(game, "undo")
+        elif roll > 0.995 and count > 100:  # now and then a game is given up late
+            game = act(game, "resign")
+        else:
+            game = act(game, "move", rng.choice(moves).src)
+    return limit
+
+
+@pytest.mark.parametrize("deal_number", [1, 2, 3, 42, 20_250_101, engine.MAX_DEAL])
+def test_replaying_the_log_gives_the_stored_state(deal_number):
+    game = game_start(owner=GUEST, deal_number=deal_number)
+    count = play_randomly(game, random.Random(deal_number))
+    game.refresh_from_db()
+    stored, replayed = game.state(), game_replay(game)
+    assert replayed.position == stored.position
+    assert (replayed.moves, replayed.shuffles_used, replayed.history, replayed.status) == (
+        stored.moves, stored.shuffles_used, stored.history, stored.status,
+    )
+    assert replayed == stored
+    assert game.version == count == game.actions.count()
+    assert list(game.actions.values_list("number", flat=True)) == list(range(1, count + 1))
+
+
+def _replay_or_error(game: Game):
+    try:
+        return game_replay(game)
+    except ValueError as error:  # engine.IllegalAction and engine.InvalidNotation are ValueErrors
+        return error
+
+
+@pytest.mark.parametrize("tamper", ["another legal move", "garbage", "undo of another move"])
+def test_a_tampered_log_does_not_replay_to_the_stored_state(tamper):
+    game = game_start(owner=GUEST, deal_number=3)
+    for _ in range(4):
+        game = act(game, "move", game.state().position.legal_moves()[-1].src)
+    game = act(game, "undo")
+    game.refresh_from_db()
+    assert game_replay(game) == game.state()
+
+    first = game.actions.get(number=1)
+    if tamper == "another legal move":
+        first.move = str(next(m for m in engine.deal(3).legal_moves() if str(m) != first.move))
+    elif tamper == "garbage":
+        first.move = "ZZ:9-9>9-9"
+    else:
+        first = game.actions.get(kind=Action.Kind.UNDO)
+        first.move = str(engine.deal(3).legal_moves()[0])
+    first.save()
+    result = _replay_or_error(game)
+    assert isinstance(result, ValueError) or result != game.state()

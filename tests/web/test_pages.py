@@ -1,0 +1,125 @@
+"""Pages without a game in play: home, how to play, not found, and translations."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+from django.test import Client
+
+from tests.conftest import new_game, text_of
+
+pytestmark = pytest.mark.django_db
+
+TEMPLATES = Path(settings.BASE_DIR) / "templates"
+
+
+def test_home_offers_a_random_deal_and_a_chosen_one(client):
+    response = client.get("/")
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert html.count('action="/new/"') == 2
+    assert 'name="deal_number"' in html
+    assert 'href="/how-to-play/"' in html
+
+
+def test_home_lists_only_this_sessions_games_in_progress(client):
+    game = new_game(client, 31)
+    other = new_game(Client(), 32)
+    html = client.get("/").content.decode()
+    assert f'href="/game/{game.pk}/"' in html and "#31" in html
+    assert f'href="/game/{other.pk}/"' not in html
+
+
+def test_how_to_play_agrees_with_the_rules(client):
+    response = client.get("/how-to-play/")
+    assert response.status_code == 200
+    text = text_of(response)
+    assert "three shuffles" in text
+    assert "A gap in the leftmost column takes any 2" in text
+    assert "A 2 only ever goes to the leftmost column." in text
+    assert "Nothing can go right of a King" in text
+    assert "as far as the most recent shuffle. A shuffle can never be undone" in text
+    assert "every undo" in text and "never goes down" in text
+    assert "any pause between two actions counts as 2 minutes at most" in text
+    assert "Stuck with no shuffle left, the game is lost" in text
+
+
+def test_how_to_play_states_the_configured_idle_cap(client, settings):
+    settings.ADDICTION_IDLE_CAP_SECONDS = 300
+    assert "counts as 5 minutes at most" in text_of(client.get("/how-to-play/"))
+
+
+def test_the_game_page_states_the_idle_cap(client):
+    game = new_game(client, 1)
+    assert "a pause between two actions counts as 2 minutes at most" in text_of(client.get(f"/game/{game.pk}/"))
+
+
+def test_an_unknown_game_is_a_plain_404(client):
+    response = client.get("/game/424242/")
+    assert response.status_code == 404
+    html = response.content.decode()
+    assert "Traceback" not in html and "seed" not in html and 'id="grid"' not in html
+
+
+@pytest.mark.parametrize("language", ["nl", "it", "es", "hi", "xx", "nl-BE,nl;q=0.9"])
+@pytest.mark.parametrize("path", ["/", "/how-to-play/"])
+def test_pages_render_in_any_accepted_language(client, language, path):
+    response = client.get(path, HTTP_ACCEPT_LANGUAGE=language)
+    assert response.status_code == 200
+    expected = language.split(",")[0].split("-")[0]
+    lang = re.search(r'<html lang="([^"]+)"', response.content.decode()).group(1)
+    assert lang == (expected if expected in dict(settings.LANGUAGES) else "en")
+
+
+@pytest.mark.parametrize("language", ["nl", "it"])
+def test_a_game_plays_in_another_language(client, language):
+    game = new_game(client, 1)
+    slot = game.state().position.legal_moves()[0].src
+    headers = {"HTTP_ACCEPT_LANGUAGE": language}
+    assert client.get(f"/game/{game.pk}/", **headers).status_code == 200
+    response = client.post(f"/game/{game.pk}/move/", {"version": 0, "slot": f"{slot[0]}-{slot[1]}"},
+                           HTTP_HX_REQUEST="true", **headers)
+    assert response.status_code == 200
+
+
+# --------------------------------------------------------------------------- every word translatable
+
+_TAG = re.compile(r"\{%.*?%\}", re.S)
+_VARIABLE = re.compile(r"\{\{.*?\}\}", re.S)
+_WORD = re.compile(r"[^\W\d_]{2,}")  # two letters or more: a word a reader would see
+_SPOKEN_ATTRIBUTES = re.compile(r'\b(?:aria-label|title|placeholder|alt|hx-confirm|data-[\w-]*text)\s*=\s*"([^"]*)"')
+
+
+def untranslated_words(source: str) -> list[str]:
+    """The words of a template that a visitor would see and that no translate tag covers.
+
+    Translated text, comments, template tags and variables, scripts and the markup itself
+    are taken out; what remains of the text between tags, and of the attributes that are
+    read out or shown (aria-label, title, ...), should hold no word.
+    """
+    source = re.sub(r"\{%\s*comment\s*%\}.*?\{%\s*endcomment\s*%\}|\{#.*?#\}", " ", source, flags=re.S)
+    source = re.sub(r"\{%\s*blocktrans(?:late)?\b.*?\{%\s*endblocktrans(?:late)?\s*%\}", " ", source, flags=re.S)
+    source = re.sub(r"\{%\s*trans(?:late)?\s.*?%\}", " ", source, flags=re.S)
+    source = re.sub(r"<(script|style)\b.*?</\1>", " ", source, flags=re.S)
+    spoken = " ".join(_SPOKEN_ATTRIBUTES.findall(source))
+    text = re.sub(r"<[^>]*>", " ", source) + " " + spoken
+    text = re.sub(r"&#?\w+;", " ", _VARIABLE.sub(" ", _TAG.sub(" ", text)))
+    return _WORD.findall(text)
+
+
+def test_the_scan_finds_untranslated_words():
+    assert untranslated_words("<p>Hello {{ name }}</p>") == ["Hello"]
+    assert untranslated_words('<button aria-label="Close">{% translate "x" %}</button>') == ["Close"]
+    assert untranslated_words('{% load i18n %}<p>{% translate "Hello" %}</p>') == []
+    assert untranslated_words("{% blocktranslate %}Hi {{ n }}{% endblocktranslate %} #{{ n }} · 3") == []
+
+
+@pytest.mark.parametrize("path", sorted(TEMPLATES.rglob("*.html")), ids=lambda p: str(p.relative_to(TEMPLATES)))
+def test_every_template_marks_its_words_for_translation(path):
+    source = path.read_text(encoding="utf-8")
+    assert untranslated_words(source) == []
+    if re.search(r"\{%\s*(?:translate|trans|blocktranslate|blocktrans)\b", source):
+        assert re.search(r"\{%\s*load\b[^%]*\bi18n\b", source), f"{path.name} translates without loading i18n"
