@@ -14,7 +14,8 @@ from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET, require_POST
+from django.utils.translation import ngettext
+from django.views.decorators.http import require_safe, require_POST
 
 from games import engine
 from games.board import cells
@@ -26,7 +27,7 @@ from games.services import ActionRefused, StaleVersion, elapsed_at, game_act, ga
 MARK_MOVABLE = "mark_movable"
 
 
-@require_GET
+@require_safe
 def home(request: HttpRequest) -> HttpResponse:
     return _home(request, NewGameForm())
 
@@ -45,7 +46,7 @@ def game_new(request: HttpRequest) -> HttpResponse:
     return redirect("games:detail", pk=game.pk)
 
 
-@require_GET
+@require_safe
 def deal_start(request: HttpRequest, deal_number: int) -> HttpResponse:
     """The shareable link of a deal: resume this player's game of it, or start one."""
     if not 1 <= deal_number <= engine.MAX_DEAL:
@@ -79,11 +80,11 @@ def _board_context(request: HttpRequest, game: Game, note: str = "") -> dict:
         "mark_movable": request.session.get(MARK_MOVABLE, True),
         "elapsed_ms": elapsed_at(game, now),
         "tick_ms_left": max(0, cap_ms - idle_ms) if running else 0,
-        "idle_cap_minutes": settings.ADDICTION_IDLE_CAP_SECONDS // 60,
+        "idle_cap": idle_cap_words(),
     }
 
 
-@require_GET
+@require_safe
 def game_detail(request: HttpRequest, pk: int) -> HttpResponse:
     game = _owned_game(request, pk)
     template = "games/_board.html" if request.htmx else "games/game.html"
@@ -150,6 +151,15 @@ def mark_movable(request: HttpRequest) -> HttpResponse:
     return redirect(back)
 
 
-@require_GET
+@require_safe
 def rules(request: HttpRequest) -> HttpResponse:
-    return render(request, "games/rules.html", {"idle_cap_minutes": settings.ADDICTION_IDLE_CAP_SECONDS // 60})
+    return render(request, "games/rules.html", {"idle_cap": idle_cap_words()})
+
+
+def idle_cap_words() -> str:
+    """The idle cap said for people: "2 minutes", "90 seconds"."""
+    seconds = settings.ADDICTION_IDLE_CAP_SECONDS
+    if seconds % 60:
+        return ngettext("%(count)d second", "%(count)d seconds", seconds) % {"count": seconds}
+    minutes = seconds // 60
+    return ngettext("%(count)d minute", "%(count)d minutes", minutes) % {"count": minutes}

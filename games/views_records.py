@@ -8,7 +8,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET, require_http_methods
+from django.views.decorators.http import require_safe, require_http_methods
 
 from games import engine
 from games.board import cells
@@ -18,7 +18,7 @@ from games.selectors import PERIODS, board_page, chart_points, my_games, period_
 from games.services import ActionRefused, game_delete, game_verify, replay_states
 
 
-@require_GET
+@require_safe
 def my_games_page(request: HttpRequest) -> HttpResponse:
     playing, finished = my_games(owner_of(request))
     return render(request, "games/my_games.html", {"playing": playing, "finished": finished[:50]})
@@ -47,7 +47,7 @@ def _board_choice(request: HttpRequest) -> str:
     return board if board in BoardEntry.Board.values else BoardEntry.Board.TIME
 
 
-@require_GET
+@require_safe
 def leaderboard(request: HttpRequest) -> HttpResponse:
     board = _board_choice(request)
     period = request.GET.get("period", "all")
@@ -60,7 +60,7 @@ def leaderboard(request: HttpRequest) -> HttpResponse:
     })
 
 
-@require_GET
+@require_safe
 def deal_leaderboard(request: HttpRequest, deal_number: int) -> HttpResponse:
     if not 1 <= deal_number <= engine.MAX_DEAL:
         raise Http404(_("There is no deal with that number."))
@@ -71,7 +71,7 @@ def deal_leaderboard(request: HttpRequest, deal_number: int) -> HttpResponse:
     })
 
 
-@require_GET
+@require_safe
 def profile(request: HttpRequest, username: str) -> HttpResponse:
     player = get_object_or_404(User, username=username, is_active=True)
     record = profile_of(player)
@@ -87,13 +87,13 @@ def _finished_game(request: HttpRequest, pk: int) -> Game:
     return game
 
 
-@require_GET
+@require_safe
 def game_verify_page(request: HttpRequest, pk: int) -> HttpResponse:
     game = _finished_game(request, pk)
     return render(request, "games/verify.html", {"game": game, "verification": game_verify(game)})
 
 
-@require_GET
+@require_safe
 def game_replay_page(request: HttpRequest, pk: int, step: int = 0) -> HttpResponse:
     """One step of a finished game's replay; every step has its own URL, htmx swaps just the table."""
     game = _finished_game(request, pk)

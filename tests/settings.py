@@ -12,3 +12,6 @@ from addiction_site.settings import *  # noqa: E402,F403
 
 STORAGES = {**STORAGES, "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"}}  # noqa: F405
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+# Serve static files from the app folders as they are: no collectstatic, no warning about its folder.
+WHITENOISE_AUTOREFRESH = True
+WHITENOISE_USE_FINDERS = True

@@ -16,19 +16,26 @@
   }
   setInterval(tick, 1000);
 
-  // When a post fails on the network or the server, say so; the table stays as it was.
-  function failed() {
+  // When a post fails on the network or is refused outright (an expired session, a game
+  // that is gone), say so; the table stays as it was.
+  function say(text) {
     var status = document.getElementById("status");
     if (!status) return;
     var note = status.querySelector(".note");
     note.innerHTML = "";
     var p = document.createElement("p");
     p.className = "warning";
-    p.textContent = status.dataset.errorText;
+    p.textContent = text;
     note.appendChild(p);
   }
-  document.addEventListener("htmx:sendError", failed);
-  document.addEventListener("htmx:responseError", failed);
+  document.addEventListener("htmx:sendError", function () {
+    var status = document.getElementById("status");
+    if (status) say(status.dataset.errorText);
+  });
+  document.addEventListener("htmx:responseError", function () {
+    var status = document.getElementById("status");
+    if (status) say(status.dataset.refusedText);
+  });
 
   // Arrow keys move the focus around the table, as a grid.
   document.addEventListener("keydown", function (event) {
