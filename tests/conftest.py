@@ -181,7 +181,7 @@ class _GridParser(HTMLParser):
             if "data-slot" in attrs:
                 self.board.slots[attrs["data-slot"]] = Cell(
                     attrs.get("data-card", ""), attrs.get("aria-label", ""),
-                    set(attrs.get("class", "").split()), "disabled" in attrs,
+                    set(attrs.get("class", "").split()), "disabled" in attrs or attrs.get("aria-disabled") == "true",
                 )
 
     def handle_startendtag(self, tag, attrs):
