@@ -121,24 +121,21 @@ def _answer(request: HttpRequest, game: Game, note: str = "", status: int = 200)
     return redirect("games:detail", pk=game.pk)
 
 
-@require_POST
-def game_move(request: HttpRequest, pk: int) -> HttpResponse:
-    return _act(request, pk, Action.Kind.MOVE)
+def _action_view(kind: str):
+    """The POST view of one kind of action; the four differ only in ``kind``."""
+
+    @require_POST
+    def view(request: HttpRequest, pk: int) -> HttpResponse:
+        return _act(request, pk, kind)
+
+    view.__name__ = view.__qualname__ = f"game_{kind}"
+    return view
 
 
-@require_POST
-def game_undo(request: HttpRequest, pk: int) -> HttpResponse:
-    return _act(request, pk, Action.Kind.UNDO)
-
-
-@require_POST
-def game_shuffle(request: HttpRequest, pk: int) -> HttpResponse:
-    return _act(request, pk, Action.Kind.SHUFFLE)
-
-
-@require_POST
-def game_resign(request: HttpRequest, pk: int) -> HttpResponse:
-    return _act(request, pk, Action.Kind.RESIGN)
+game_move = _action_view(Action.Kind.MOVE)
+game_undo = _action_view(Action.Kind.UNDO)
+game_shuffle = _action_view(Action.Kind.SHUFFLE)
+game_resign = _action_view(Action.Kind.RESIGN)
 
 
 @require_POST
