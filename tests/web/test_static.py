@@ -1,0 +1,41 @@
+"""Production static files: collectstatic gives compressed files with hashed names, and pages use them."""
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def production_env(tmp_path) -> dict:
+    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "addiction_site.settings",
+           "DJANGO_SECRET_KEY": "x" * 60, "DJANGO_ALLOWED_HOSTS": "testserver",
+           "ADDICTION_DATA_DIR": str(tmp_path / "data"), "DJANGO_SECURE_SSL_REDIRECT": "0",
+           "ADDICTION_STATIC_ROOT": str(tmp_path / "static")}
+    env.pop("DJANGO_DEBUG", None)
+    env.pop("DATABASE_URL", None)
+    return env
+
+
+def test_collectstatic_writes_hashed_compressed_files_and_pages_link_them(tmp_path):
+    env = production_env(tmp_path)
+    subprocess.run([sys.executable, "manage.py", "collectstatic", "--noinput", "-v0"], cwd=ROOT, env=env, check=True)
+    static = tmp_path / "static"
+    hashed_css = [p.name for p in (static / "games").glob("site.*.css")]
+    assert hashed_css, "no hashed copy of site.css"
+    assert (static / "games" / f"{hashed_css[0]}.gz").exists()
+    assert list((static / "django_htmx").glob("htmx-2.min.*.js"))
+
+    script = (
+        "import django; django.setup();"
+        "from django.core.management import call_command; call_command('migrate', verbosity=0);"
+        "from django.test import Client; r = Client().get('/how-to-play/');"
+        "print(r.status_code); print(r.content.decode())"
+    )
+    out = subprocess.run([sys.executable, "-c", script], cwd=ROOT, env=env, check=True, capture_output=True, text=True)
+    status, page = out.stdout.split("\n", 1)
+    assert status == "200"
+    linked = re.search(r'href="/static/games/(site\.[0-9a-f]+\.css)"', page)
+    assert linked and linked.group(1) in hashed_css
