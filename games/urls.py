@@ -1,3 +1,5 @@
+import os
+
 from django.urls import path, register_converter
 
 from django.contrib.auth import views as auth_views
@@ -30,6 +32,13 @@ urlpatterns = [
     path("players/<str:username>/", views_records.profile, name="profile"),
     path("accounts/signup/", views_accounts.signup, name="signup"),
 ]
+
+# The load benchmark's baseline (benchmarks/load.py): routed only in the server that
+# benchmark starts, never in a normal deployment.
+if os.environ.get("ADDICTION_BENCHMARK") == "1":
+    from games import views_benchmark
+
+    urlpatterns.append(path("benchmark/update/<id:pk>/", views_benchmark.update_one_row, name="benchmark_update"))
 
 # django.contrib.auth's own views, under names without the app namespace so that its
 # templates and settings (LOGIN_URL = "login") find them.

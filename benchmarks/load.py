@@ -1,0 +1,540 @@
+"""Load benchmark: simulated players on the site under gunicorn, against a one-UPDATE baseline.
+
+Run: .venv/bin/python benchmarks/load.py [--players 20] [--seconds 20] [--postgres]
+                                         [--workers N] [--threads N] [--clients N]
+
+What it does, all on 127.0.0.1 and bounded in time:
+
+1. A fresh database: an SQLite file in a temporary folder (ADDICTION_DATA_DIR), or with
+   --postgres a throwaway cluster from scripts/throwaway_postgres.py (DATABASE_URL);
+   ``manage.py migrate`` and ``collectstatic`` run in subprocesses.
+2. gunicorn on a free loopback port with the production settings: DJANGO_DEBUG unset, a
+   random DJANGO_SECRET_KEY, DJANGO_ALLOWED_HOSTS=127.0.0.1, DJANGO_SECURE_SSL_REDIRECT=0
+   (plain http on loopback) and ADDICTION_STATIC_ROOT in the temporary folder (so the
+   checkout's staticfiles/ is never touched).  The session and CSRF cookies stay Secure:
+   the client writes its own Cookie header, as a browser behind TLS would send them.  The
+   server also gets ADDICTION_BENCHMARK=1, which routes the baseline view (below).
+   --workers N sync workers by default; with --threads N > 1, gthread workers.
+3. --players simulated players, spread over --clients processes of threads, each with
+   its own session and a keep-alive http.client connection.  A player plays real games
+   with the requests the browser sends: GET /deal/<N>/ (following the redirect to the
+   game page), then htmx POSTs to /game/<id>/move/ (HX-Request, X-CSRFToken from the
+   csrftoken cookie, form fields version and slot) on a random card the page marks
+   ``movable``, reading the next version and board from the partial; POST /shuffle/ when
+   stuck, a new deal when the game is over.  A short unmeasured warm-up comes first.
+4. For --seconds it measures moves per second, move latency p50/p95/p99 (client side,
+   send to last byte), errors (connection errors and any status but 2xx, the deal's 302
+   and the expected refusals 409/422, which are counted apart) and all requests.
+5. Then, for the same time and with the same loop and players, the baseline: a POST with
+   the same cookies, CSRF header and form to games/views_benchmark.py, which runs one
+   single-row UPDATE; and the ratios mean move latency / mean baseline latency and
+   baseline requests per second / moves per second.
+
+The figures are printed beside the targets (500 moves/s with 20 players, p99 under
+50 ms, no error, a move at most 2x the baseline), with the CPU that the server, the
+client processes and the whole machine used during each phase: the machine has 2
+cores shared with others, so read the figures as noisy and compare medians of runs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import http.client
+import multiprocessing
+import os
+import random
+import re
+import resource
+import secrets
+import shutil
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from dataclasses import dataclass, field
+from http.cookies import SimpleCookie
+from pathlib import Path
+from typing import Iterator
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from scripts.throwaway_postgres import throwaway_postgres  # noqa: E402
+
+PYTHON = ROOT / ".venv" / "bin" / "python"
+GUNICORN = ROOT / ".venv" / "bin" / "gunicorn"
+MAX_DEAL = 2**63 - 1
+TARGET_MOVES_PER_S = 500
+TARGET_P99_MS = 50
+TARGET_RATIO = 2.0
+EXPECTED_REFUSALS = {409, 422}
+
+GRID_RE = re.compile(
+    r'data-version="(\d+)" data-status="(\w+)" data-moves="\d+"\s+data-shuffles-left="(\d+)"'
+)
+SLOT_RE = re.compile(r'<button[^>]*?data-slot="([0-3]-\d{1,2})" data-card="[^"]*"[^>]*?class="([^"]*)"')
+
+
+# ---- the server
+
+
+@contextlib.contextmanager
+def database(postgres: bool, tmp: Path) -> Iterator[dict]:
+    """The environment that points the site at a fresh, empty database."""
+    if postgres:
+        with throwaway_postgres() as url:
+            yield {"DATABASE_URL": url}
+    else:
+        yield {"ADDICTION_DATA_DIR": str(tmp / "data")}
+
+
+def server_env(tmp: Path, db_env: dict) -> dict:
+    env = {key: value for key, value in os.environ.items()
+           if not key.startswith(("DJANGO_", "DATABASE_URL", "ADDICTION_"))}
+    env.update(db_env)
+    env.update({
+        "DJANGO_SETTINGS_MODULE": "addiction_site.settings",
+        "ADDICTION_STATIC_ROOT": str(tmp / "static"),
+        "DJANGO_SECRET_KEY": secrets.token_urlsafe(50),
+        "DJANGO_ALLOWED_HOSTS": "127.0.0.1",
+        "DJANGO_SECURE_SSL_REDIRECT": "0",
+        "ADDICTION_BENCHMARK": "1",
+    })
+    return env
+
+
+def manage(env: dict, *args: str) -> None:
+    subprocess.run([str(PYTHON), "manage.py", *args], cwd=ROOT, env=env, check=True, stdout=subprocess.DEVNULL)
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def worker_options(workers: int, threads: int) -> list[str]:
+    options = ["--workers", str(workers)]
+    if threads > 1:
+        options += ["--worker-class", "gthread", "--threads", str(threads)]
+    return options
+
+
+@contextlib.contextmanager
+def gunicorn(env: dict, args: argparse.Namespace, tmp: Path) -> Iterator[tuple[int, int]]:
+    """gunicorn serving the site on a free loopback port: yields (port, master pid)."""
+    port = free_port()
+    log = tmp / "gunicorn.log"
+    command = [str(GUNICORN), "addiction_site.wsgi:application", "--bind", f"127.0.0.1:{port}",
+               *worker_options(args.workers, args.threads), "--error-logfile", str(log), "--graceful-timeout", "5"]
+    server = subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        wait_until_up(port, server, log)
+        yield port, server.pid
+    finally:
+        server.terminate()
+        try:
+            server.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            server.kill()
+            server.wait()
+        errors = [line for line in log.read_text().splitlines() if "Traceback" in line or "[ERROR]" in line]
+        if errors:
+            print(f"gunicorn logged {len(errors)} error lines; the first: {errors[0]}", file=sys.stderr)
+
+
+def wait_until_up(port: int, server: subprocess.Popen, log: Path) -> None:
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        if server.poll() is not None:
+            sys.exit(f"gunicorn exited with {server.returncode}:\n{log.read_text()}")
+        try:
+            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
+            conn.request("GET", "/how-to-play/")
+            status = conn.getresponse().status
+            conn.close()
+            if status == 200:
+                return
+            sys.exit(f"gunicorn answered {status} to GET /how-to-play/:\n{log.read_text()}")
+        except OSError:
+            time.sleep(0.2)
+    sys.exit("gunicorn did not answer within 60 s")
+
+
+# ---- CPU accounting, from /proc
+
+
+def process_ticks(pid: int) -> int:
+    """utime + stime of one process, in clock ticks (0 once it is gone)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0
+    return int(fields[11]) + int(fields[12])
+
+
+def process_tree(root: int) -> list[int]:
+    """``root`` and its children (gunicorn's workers, a postmaster's backends)."""
+    pids = [root]
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            with contextlib.suppress(OSError, IndexError):
+                if int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1]) == root:
+                    pids.append(int(entry.name))
+    return pids
+
+
+def postmaster_pid(port: int) -> int | None:
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            with contextlib.suppress(OSError):
+                words = (entry / "cmdline").read_bytes().split(b"\0")
+                if words[0].endswith(b"postgres") and b"-p" in words and str(port).encode() in words:
+                    return int(entry.name)
+    return None
+
+
+def tree_seconds(root: int | None) -> float:
+    if root is None:
+        return 0.0
+    return sum(process_ticks(pid) for pid in process_tree(root)) / os.sysconf("SC_CLK_TCK")
+
+
+def machine_ticks() -> tuple[int, int]:
+    """(busy, total) clock ticks of all cores since boot."""
+    values = [int(v) for v in Path("/proc/stat").read_text().splitlines()[0].split()[1:]]
+    idle = values[3] + values[4]
+    return sum(values) - idle, sum(values)
+
+
+# ---- one simulated player
+
+
+class ServerError(Exception):
+    pass
+
+
+@dataclass
+class Tally:
+    """What one player saw in one phase."""
+
+    latencies: list[float] = field(default_factory=list)  # seconds, of the phase's own requests
+    requests: int = 0
+    refusals: int = 0
+    errors: int = 0
+    error_samples: list[str] = field(default_factory=list)
+    last_end: float = 0.0
+
+    def error(self, text: str) -> None:
+        self.errors += 1
+        if len(self.error_samples) < 3:
+            self.error_samples.append(text)
+
+
+class Player:
+    """One browser: its own session and keep-alive connection, playing one game at a time."""
+
+    def __init__(self, port: int, seed: int):
+        self.port = port
+        self.origin = f"http://127.0.0.1:{port}"
+        self.rng = random.Random(seed)
+        self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+        self.cookies: dict[str, str] = {}
+        self.game_path = ""
+        self.version = 0
+        self.status = ""
+        self.shuffles_left = 0
+        self.movable: list[str] = []
+
+    def reconnect(self) -> None:
+        self.conn.close()
+        self.conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
+
+    def request(self, tally: Tally, method: str, path: str, body: str = "", htmx: bool = False):
+        """Send one request as the browser would; returns (status, headers, text, seconds)."""
+        headers = {"Cookie": "; ".join(f"{k}={v}" for k, v in self.cookies.items())}
+        if method == "POST":
+            headers.update({
+                "Content-Type": "application/x-www-form-urlencoded",
+                "Origin": self.origin,
+                "Referer": self.origin + self.game_path,
+                "X-CSRFToken": self.cookies.get("csrftoken", ""),
+            })
+        if htmx:
+            headers.update({"HX-Request": "true", "HX-Current-URL": self.origin + self.game_path,
+                             "HX-Target": "grid", "HX-Trigger": "grid"})
+        tally.requests += 1
+        start = time.perf_counter()
+        self.conn.request(method, path, body=body or None, headers=headers)
+        response = self.conn.getresponse()
+        text = response.read().decode()
+        seconds = time.perf_counter() - start
+        tally.last_end = time.monotonic()
+        for header in response.headers.get_all("Set-Cookie") or []:
+            cookie = SimpleCookie()
+            cookie.load(header)
+            self.cookies.update({name: morsel.value for name, morsel in cookie.items()})
+        return response.status, response.headers, text, seconds
+
+    def read_board(self, text: str) -> None:
+        grid = GRID_RE.search(text)
+        if grid is None:
+            raise ServerError("no grid in the answer")
+        self.version, self.status, self.shuffles_left = int(grid[1]), grid[2], int(grid[3])
+        self.movable = [slot for slot, classes in SLOT_RE.findall(text) if "movable" in classes.split()]
+
+    def new_game(self, tally: Tally) -> None:
+        status, headers, _text, _s = self.request(tally, "GET", f"/deal/{self.rng.randint(1, MAX_DEAL)}/")
+        if status != 302:
+            raise ServerError(f"GET /deal/: {status}")
+        self.game_path = headers["Location"]
+        status, _headers, text, _s = self.request(tally, "GET", self.game_path)
+        if status != 200:
+            raise ServerError(f"GET {self.game_path}: {status}")
+        self.read_board(text)
+
+    def post(self, tally: Tally, action: str, body: str) -> tuple[int, float]:
+        status, _headers, text, seconds = self.request(tally, "POST", f"{self.game_path}{action}/", body, htmx=True)
+        if status in EXPECTED_REFUSALS:
+            tally.refusals += 1
+        elif status != 200:
+            raise ServerError(f"POST {action}: {status}")
+        self.read_board(text)
+        return status, seconds
+
+    def step(self, tally: Tally) -> None:
+        """One action of a player: a move, a shuffle when stuck, a new deal when over."""
+        if self.status != "playing" or not (self.movable or self.shuffles_left):
+            self.new_game(tally)
+        elif self.movable:
+            status, seconds = self.post(tally, "move", f"version={self.version}&slot={self.rng.choice(self.movable)}")
+            if status == 200:
+                tally.latencies.append(seconds)
+        else:
+            self.post(tally, "shuffle", f"version={self.version}")
+
+    def baseline_step(self, tally: Tally) -> None:
+        game_id = self.game_path.strip("/").split("/")[-1]
+        status, _headers, text, seconds = self.request(
+            tally, "POST", f"/benchmark/update/{game_id}/", f"version={self.version}&slot=0-0", htmx=True
+        )
+        if status != 200 or text != "ok":
+            raise ServerError(f"POST baseline: {status}")
+        tally.latencies.append(seconds)
+
+    def run(self, phase: str, deadline: float) -> Tally:
+        tally = Tally()
+        self.reconnect()  # an idle keep-alive connection may have been closed between phases
+        if phase == "setup":
+            self.guarded(tally, self.new_game)
+            return tally
+        step = self.baseline_step if phase == "baseline" else self.step
+        while time.monotonic() < deadline:
+            self.guarded(tally, step)
+        return tally
+
+    def guarded(self, tally: Tally, step) -> None:
+        try:
+            step(tally)
+        except (OSError, http.client.HTTPException, ServerError) as error:
+            tally.error(f"{type(error).__name__}: {error}")
+            self.reconnect()
+            self.status = ""  # start again from a new deal
+            time.sleep(0.01)
+
+
+# ---- client processes
+
+
+def client_process(conn, port: int, seeds: list[int]) -> None:
+    """Serve phase commands from the parent: run every player of this process in a thread."""
+    players = [Player(port, seed) for seed in seeds]
+    while (command := conn.recv()) is not None:
+        phase, deadline = command
+        tallies: list[Tally] = [Tally() for _ in players]
+        before = resource.getrusage(resource.RUSAGE_SELF)
+
+        def play(i: int) -> None:
+            tallies[i] = players[i].run(phase, deadline)
+
+        threads = [threading.Thread(target=play, args=(i,)) for i in range(len(players))]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        after = resource.getrusage(resource.RUSAGE_SELF)
+        cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+        conn.send((tallies, cpu))
+
+
+class Clients:
+    """--clients processes holding --players players between them."""
+
+    def __init__(self, port: int, players: int, processes: int, seed: int):
+        self.pipes = []
+        self.processes = []
+        seeds = [seed + i for i in range(players)]
+        for i in range(processes):
+            parent, child = multiprocessing.Pipe()
+            process = multiprocessing.Process(target=client_process, args=(child, port, seeds[i::processes]))
+            process.start()
+            self.pipes.append(parent)
+            self.processes.append(process)
+
+    def run(self, phase: str, seconds: float) -> tuple[list[Tally], float]:
+        deadline = time.monotonic() + seconds
+        for pipe in self.pipes:
+            pipe.send((phase, deadline))
+        tallies, cpu = [], 0.0
+        for pipe in self.pipes:
+            got, seconds_used = pipe.recv()
+            tallies += got
+            cpu += seconds_used
+        return tallies, cpu
+
+    def close(self) -> None:
+        for pipe in self.pipes:
+            pipe.send(None)
+        for process in self.processes:
+            process.join(timeout=10)
+
+
+# ---- figures
+
+
+@dataclass
+class Phase:
+    name: str
+    seconds: float
+    latencies: list[float]
+    requests: int
+    refusals: int
+    errors: int
+    error_samples: list[str]
+    client_cpu: float
+    server_cpu: float
+    database_cpu: float
+    machine_busy: float  # of all cores, 0..1
+
+    @property
+    def rate(self) -> float:
+        return len(self.latencies) / self.seconds
+
+    def ms(self, q: float) -> float:
+        if not self.latencies:
+            return float("nan")
+        ordered = sorted(self.latencies)
+        return ordered[min(len(ordered) - 1, int(q * len(ordered)))] * 1000
+
+    @property
+    def mean_ms(self) -> float:
+        return statistics.fmean(self.latencies) * 1000 if self.latencies else float("nan")
+
+
+def measure(clients: Clients, phase: str, seconds: float, server_pid: int, db_pid: int | None) -> Phase:
+    server_before, db_before, machine_before = tree_seconds(server_pid), tree_seconds(db_pid), machine_ticks()
+    start = time.monotonic()
+    tallies, client_cpu = clients.run(phase, seconds)
+    elapsed = max([t.last_end for t in tallies] + [start + seconds]) - start
+    machine_after = machine_ticks()
+    return Phase(
+        name=phase,
+        seconds=elapsed,
+        latencies=[s for t in tallies for s in t.latencies],
+        requests=sum(t.requests for t in tallies),
+        refusals=sum(t.refusals for t in tallies),
+        errors=sum(t.errors for t in tallies),
+        error_samples=[s for t in tallies for s in t.error_samples][:5],
+        client_cpu=client_cpu,
+        server_cpu=tree_seconds(server_pid) - server_before,
+        database_cpu=tree_seconds(db_pid) - db_before,
+        machine_busy=(machine_after[0] - machine_before[0]) / max(1, machine_after[1] - machine_before[1]),
+    )
+
+
+def mark(ok: bool) -> str:
+    return "ok" if ok else "MISSED"
+
+
+def report(args: argparse.Namespace, moves: Phase, baseline: Phase) -> None:
+    cores = os.cpu_count() or 1
+    rows = [
+        ("requests/s", f"{moves.rate:.0f}", f"{baseline.rate:.0f}",
+         f">= {TARGET_MOVES_PER_S} moves/s  {mark(moves.rate >= TARGET_MOVES_PER_S)}"),
+        ("latency p50 ms", f"{moves.ms(0.50):.1f}", f"{baseline.ms(0.50):.1f}", ""),
+        ("latency p95 ms", f"{moves.ms(0.95):.1f}", f"{baseline.ms(0.95):.1f}", ""),
+        ("latency p99 ms", f"{moves.ms(0.99):.1f}", f"{baseline.ms(0.99):.1f}",
+         f"< {TARGET_P99_MS} ms  {mark(moves.ms(0.99) < TARGET_P99_MS)}"),
+        ("latency mean ms", f"{moves.mean_ms:.1f}", f"{baseline.mean_ms:.1f}", ""),
+        ("errors", str(moves.errors), str(baseline.errors), f"0  {mark(moves.errors + baseline.errors == 0)}"),
+        ("refused 409/422", str(moves.refusals), str(baseline.refusals), ""),
+        ("all requests", str(moves.requests), str(baseline.requests), ""),
+        ("seconds", f"{moves.seconds:.1f}", f"{baseline.seconds:.1f}", ""),
+        ("server CPU s", f"{moves.server_cpu:.1f}", f"{baseline.server_cpu:.1f}", ""),
+    ]
+    if args.postgres:
+        rows.append(("PostgreSQL CPU s", f"{moves.database_cpu:.1f}", f"{baseline.database_cpu:.1f}", ""))
+    rows += [
+        ("client CPU s", f"{moves.client_cpu:.1f}", f"{baseline.client_cpu:.1f}", ""),
+        (f"machine busy of {cores} cores", f"{moves.machine_busy:.0%}", f"{baseline.machine_busy:.0%}", ""),
+    ]
+    print(f"{'':26}{'moves':>10}{'baseline':>10}   target")
+    for label, a, b, target in rows:
+        print(f"{label:26}{a:>10}{b:>10}   {target}".rstrip())
+    latency_ratio = moves.mean_ms / baseline.mean_ms
+    rate_ratio = baseline.rate / moves.rate if moves.rate else float("inf")
+    print(f"mean move latency / mean baseline latency: {latency_ratio:.2f}   "
+          f"target <= {TARGET_RATIO:g}  {mark(latency_ratio <= TARGET_RATIO)}")
+    print(f"baseline req/s / moves per s: {rate_ratio:.2f}   "
+          f"target <= {TARGET_RATIO:g}  {mark(rate_ratio <= TARGET_RATIO)}")
+    for phase in (moves, baseline):
+        for sample in phase.error_samples:
+            print(f"{phase.name} error: {sample}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--players", type=int, default=20)
+    parser.add_argument("--seconds", type=float, default=20, help="length of each measured phase")
+    parser.add_argument("--warmup", type=float, default=2, help="unmeasured play before the measured phases")
+    parser.add_argument("--postgres", action="store_true", help="a throwaway PostgreSQL cluster instead of SQLite")
+    parser.add_argument("--workers", type=int, default=4, help="gunicorn worker processes")
+    parser.add_argument("--threads", type=int, default=1, help="threads per worker; above 1, gthread workers")
+    parser.add_argument("--clients", type=int, default=2, help="client processes the players are spread over")
+    parser.add_argument("--seed", type=int, default=2026)
+    args = parser.parse_args()
+    if not GUNICORN.exists():
+        sys.exit(f"{GUNICORN} not found: run `python3 dev.py test` once to make the virtual environment")
+    if args.postgres and not shutil.which("initdb") and not Path("/usr/lib/postgresql").exists():
+        sys.exit("PostgreSQL server programs not found")
+    worker_kind = f"gthread x {args.threads} threads" if args.threads > 1 else "sync"
+    print(f"{args.players} players, {args.seconds:g} s per phase, {'PostgreSQL' if args.postgres else 'SQLite'}, "
+          f"gunicorn {args.workers} {worker_kind} workers, {args.clients} client processes, "
+          f"{os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f}", flush=True)
+    with tempfile.TemporaryDirectory(prefix="addiction-load-") as tmp_name:
+        tmp = Path(tmp_name)
+        with database(args.postgres, tmp) as db_env:
+            env = server_env(tmp, db_env)
+            manage(env, "migrate", "--noinput")
+            manage(env, "collectstatic", "--noinput")
+            db_pid = postmaster_pid(int(db_env["DATABASE_URL"].rsplit(":", 1)[1].split("/")[0])) if args.postgres else None
+            with gunicorn(env, args, tmp) as (port, server_pid):
+                clients = Clients(port, args.players, min(args.clients, args.players), args.seed)
+                try:
+                    tallies, _cpu = clients.run("setup", 0)
+                    if any(t.errors for t in tallies):
+                        sys.exit(f"setup failed: {[s for t in tallies for s in t.error_samples][:3]}")
+                    clients.run("moves", args.warmup)
+                    moves = measure(clients, "moves", args.seconds, server_pid, db_pid)
+                    baseline = measure(clients, "baseline", args.seconds, server_pid, db_pid)
+                finally:
+                    clients.close()
+    report(args, moves, baseline)
+
+
+if __name__ == "__main__":
+    main()
