@@ -8,6 +8,7 @@ from datetime import timezone as dt_timezone
 
 from django.core.paginator import Page, Paginator
 from django.db.models import QuerySet
+from django.db.models.functions import Coalesce
 
 from games.models import BoardEntry, Game
 from games.ownership import Owner, owned_games
@@ -17,9 +18,15 @@ PERIODS = ("all", "week", "today")
 
 
 def my_games(owner: Owner) -> tuple[QuerySet[Game], QuerySet[Game]]:
-    """This owner's games in progress (last played first) and finished ones (newest first)."""
+    """This owner's games in progress (last played first) and finished ones (newest first).
+
+    A game not played yet counts from its creation: ordering on last_action_at alone would
+    put those first on PostgreSQL and last on SQLite (NULLs sort differently).
+    """
     games = owned_games(owner).defer("history", "position")
-    playing = games.filter(status=Game.Status.PLAYING).order_by("-last_action_at", "-created_at")
+    playing = games.filter(status=Game.Status.PLAYING).order_by(
+        Coalesce("last_action_at", "created_at").desc(), "-pk"
+    )
     finished = games.exclude(status=Game.Status.PLAYING).order_by("-finished_at")
     return playing, finished
 

@@ -1,0 +1,567 @@
+"""Games already played: my games (resume, delete), profiles, verifying a game, replays.
+
+Wins are real: found by the engine and played through ``services.game_act``
+(tests/web/winning.py).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from datetime import datetime, timedelta, timezone
+
+import pytest
+from django.contrib.auth.models import User
+from django.db import connection
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
+from django.utils import timezone as django_timezone
+
+from games import engine
+from games.models import Action, BoardEntry, Game
+from games.services import ActionRefused, game_act, game_delete, game_rank, game_start, game_verify, replay_states
+from tests.conftest import HTMX, ONE_MOVE_FROM_STUCK, ONE_MOVE_FROM_WIN, grid, new_game, set_layout, text_of
+from tests.web.winning import copy_win, play_actions, quick_win, quick_wins, recorded_win, reseed, user_owner
+
+pytestmark = pytest.mark.django_db
+
+UTC = timezone.utc
+SECOND = timedelta(seconds=1)
+
+
+def account(name: str = "ada") -> User:
+    return User.objects.create_user(name, password="unused-in-these-tests-1")
+
+
+def logged_in(user: User) -> Client:
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+def act(user: User, game: Game, kind: str, slot=None, *, now: datetime) -> Game:
+    return game_act(owner=user_owner(user), game_id=game.pk, version=Game.objects.get(pk=game.pk).version,
+                    kind=kind, slot=slot, now=now)
+
+
+def a_move(game: Game) -> engine.Slot:
+    return Game.objects.get(pk=game.pk).state().position.legal_moves()[0].src
+
+
+def lose_stuck(user: User, deal_number: int, *, now: datetime) -> Game:
+    """A game lost by the rules: the last move leaves the table stuck with no shuffle left."""
+    game = set_layout(game_start(owner=user_owner(user), deal_number=deal_number), ONE_MOVE_FROM_STUCK, shuffles_used=3)
+    return act(user, game, "move", (0, 12), now=now)
+
+
+def resign(user: User, deal_number: int, *, now: datetime) -> Game:
+    return act(user, game_start(owner=user_owner(user), deal_number=deal_number), "resign", now=now)
+
+
+def minutes_seconds(ms: int) -> str:
+    return "{}:{:02d}".format(*divmod(ms // 1000, 60))
+
+
+def table_body(response, table_id: str) -> str:
+    html = response.content.decode()
+    if f'id="{table_id}"' not in html:
+        return ""
+    return html.split(f'id="{table_id}"')[1].split("</table>")[0]
+
+
+def rows_of(response, table_id: str) -> list[tuple[int, list[str], str]]:
+    """(game id, the cells' text, the row's HTML) of each row of a table of my games."""
+    rows = []
+    for pk, row in re.findall(r'<tr data-game="(\d+)">(.*?)</tr>', table_body(response, table_id), re.S):
+        cells = [re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", cell)).strip()
+                 for cell in re.findall(r"<td>(.*?)</td>", row, re.S)]
+        rows.append((int(pk), cells, row))
+    return rows
+
+
+def cells_html(rows, game: Game) -> str:
+    return next(html for pk, _cells, html in rows if pk == game.pk)
+
+
+def count_queries(client, url: str) -> int:
+    with CaptureQueriesContext(connection) as queries:
+        assert client.get(url).status_code == 200
+    return len(queries.captured_queries)
+
+
+# --------------------------------------------------------------------------- my games
+
+
+def test_my_games_lists_the_games_in_progress_last_played_first_with_their_figures():
+    ada = account()
+    now = django_timezone.now()
+    older = game_start(owner=user_owner(ada), deal_number=11)
+    act(ada, older, "move", a_move(older), now=now - timedelta(hours=3))
+    act(ada, older, "move", a_move(older), now=now - timedelta(hours=3) + 30 * SECOND)
+    shuffled = game_start(owner=user_owner(ada), deal_number=12)
+    act(ada, shuffled, "shuffle", now=now - timedelta(hours=1))
+    untouched = game_start(owner=user_owner(ada), deal_number=13)  # started now, no action yet
+    latest = game_start(owner=user_owner(ada), deal_number=14)
+    act(ada, latest, "move", a_move(latest), now=now + timedelta(minutes=1))
+
+    response = logged_in(ada).get("/my-games/")
+    rows = rows_of(response, "games-in-progress")
+    assert [pk for pk, _cells, _html in rows] == [latest.pk, untouched.pk, shuffled.pk, older.pk]
+    cells = {pk: cells for pk, cells, _html in rows}
+    assert cells[older.pk][:4] == ["#11", "2", "3", "0:30"]
+    assert cells[shuffled.pk][:4] == ["#12", "0", "2", "0:00"]
+    assert cells[untouched.pk][:5] == ["#13", "0", "3", "0:00", "not yet"]
+    for pk, _cells, html in rows:
+        assert f'<a href="/game/{pk}/">Resume</a>' in html
+        assert f'<a href="/game/{pk}/delete/">Delete</a>' in html
+    assert 'datetime="{}"'.format(Game.objects.get(pk=older.pk).last_action_at.isoformat()) in cells_html(rows, older)
+    assert rows_of(response, "games-finished") == []
+    assert "No finished game yet." in text_of(response)
+
+
+def test_my_games_lists_finished_games_newest_first_with_their_result():
+    ada = account()
+    won = recorded_win(user_owner(ada), quick_win(), finished_at=datetime(2026, 3, 1, 10, 0, tzinfo=UTC),
+                       step=2 * SECOND)
+    gave_up = resign(ada, 21, now=datetime(2026, 3, 2, tzinfo=UTC))
+    lost = lose_stuck(ada, 22, now=datetime(2026, 3, 3, tzinfo=UTC))
+    assert (lost.status, lost.resigned, gave_up.resigned) == ("lost", False, True)
+    response = logged_in(ada).get("/my-games/")
+    rows = rows_of(response, "games-finished")
+    assert [(pk, cells[:4]) for pk, cells, _html in rows] == [
+        (lost.pk, ["#22", "Lost", "1", "0:00"]),
+        (gave_up.pk, ["#21", "Gave up", "0", "0:00"]),
+        (won.pk, [f"#{won.deal_number}", "Won", str(won.moves), minutes_seconds(won.elapsed_ms)]),
+    ]
+    for pk, _cells, html in rows:
+        assert f'href="/game/{pk}/replay/"' in html and f'href="/game/{pk}/verify/"' in html
+        assert "/delete/" not in html, "a finished game offers no delete"
+    assert rows_of(response, "games-in-progress") == []
+
+
+def test_a_guests_my_games_has_only_this_browsers_games_and_offers_an_account(client):
+    mine = new_game(client, 1)
+    theirs = new_game(Client(), 1)
+    response = client.get("/my-games/")
+    assert [pk for pk, _c, _h in rows_of(response, "games-in-progress")] == [mine.pk]
+    assert theirs.pk != mine.pk
+    assert "Sign up" in text_of(response) and "they come along" in text_of(response)
+    assert [pk for pk, _c, _h in rows_of(Client().get("/my-games/"), "games-in-progress")] == []
+
+
+def test_resume_on_another_browser_gives_exactly_the_same_game():
+    ada = account()
+    laptop, phone = logged_in(ada), logged_in(ada)
+    game = new_game(laptop, 5)
+    other = new_game(laptop, 6)
+    for _ in range(3):
+        laptop.post(f"/game/{game.pk}/move/", {"version": Game.objects.get(pk=game.pk).version,
+                                              "slot": "{}-{}".format(*a_move(game))}, **HTMX)
+    laptop.post(f"/game/{game.pk}/shuffle/", {"version": Game.objects.get(pk=game.pk).version}, **HTMX)
+
+    listed = [pk for pk, _c, _h in rows_of(phone.get("/my-games/"), "games-in-progress")]
+    assert sorted(listed) == sorted([game.pk, other.pk])
+    on_laptop, on_phone = grid(laptop.get(f"/game/{game.pk}/")), grid(phone.get(f"/game/{game.pk}/"))
+    assert (on_phone.attrs, on_phone.slots) == (on_laptop.attrs, on_laptop.slots)
+    assert (on_phone.moves, on_phone.shuffles_left, on_phone.status) == (3, 2, "playing")
+    assert on_phone.position == Game.objects.get(pk=game.pk).position
+
+    # Playing on the phone moves the laptop's game on; the laptop's old page is out of date.
+    slot = "{}-{}".format(*a_move(game))
+    response = phone.post(f"/game/{game.pk}/move/", {"version": on_phone.version, "slot": slot}, **HTMX)
+    assert response.status_code == 200
+    stale = laptop.post(f"/game/{game.pk}/undo/", {"version": on_laptop.version}, **HTMX)
+    assert stale.status_code == 409
+    now_on_laptop = grid(laptop.get(f"/game/{game.pk}/"))
+    assert (now_on_laptop.attrs, now_on_laptop.slots) == (grid(response).attrs, grid(response).slots)
+    assert now_on_laptop.moves == 4
+
+
+# --------------------------------------------------------------------------- deleting a game in progress
+
+
+@pytest.fixture
+def games_of_ada():
+    """ada's game in progress (the one to delete), another in progress, a finished win on the
+    boards; and bob's game of the same deal."""
+    ada, bob = account("ada"), account("bob")
+    now = django_timezone.now()
+    doomed = game_start(owner=user_owner(ada), deal_number=31)
+    act(ada, doomed, "move", a_move(doomed), now=now)
+    kept = game_start(owner=user_owner(ada), deal_number=32)
+    won = recorded_win(user_owner(ada), quick_win(), finished_at=now - timedelta(hours=1))
+    bobs = game_start(owner=user_owner(bob), deal_number=31)
+    return ada, {"doomed": doomed, "kept": kept, "won": won, "bobs": bobs}
+
+
+def everything() -> dict:
+    return {
+        "games": sorted(Game.objects.values_list("pk", "version", "position")),
+        "actions": sorted(Action.objects.values_list("game_id", "number", "move")),
+        "entries": sorted(BoardEntry.objects.values_list("user_id", "board", "scope", "game_id")),
+    }
+
+
+def test_deleting_asks_first_then_deletes_that_game_only(games_of_ada):
+    ada, games = games_of_ada
+    client = logged_in(ada)
+    doomed = games["doomed"]
+    before = everything()
+    ask = client.get(f"/game/{doomed.pk}/delete/")
+    assert ask.status_code == 200
+    assert "Delete your game of deal #31?" in text_of(ask) and "1 moves" in text_of(ask)
+    assert '<button type="submit" class="danger">Delete this game</button>' in ask.content.decode()
+    assert everything() == before
+
+    done = client.post(f"/game/{doomed.pk}/delete/")
+    assert done.status_code == 302 and done.url == "/my-games/"
+    assert not Game.objects.filter(pk=doomed.pk).exists()
+    assert not Action.objects.filter(game_id=doomed.pk).exists()
+    after = everything()
+    assert after == {
+        "games": [row for row in before["games"] if row[0] != doomed.pk],
+        "actions": [row for row in before["actions"] if row[0] != doomed.pk],
+        "entries": before["entries"],
+    }
+    page = client.get("/my-games/")
+    assert "The game of deal #31 was deleted." in text_of(page)
+    assert [pk for pk, _c, _h in rows_of(page, "games-in-progress")] == [games["kept"].pk]
+    assert client.post(f"/game/{doomed.pk}/delete/").status_code == 404
+
+
+def test_a_finished_game_cannot_be_deleted(games_of_ada):
+    ada, games = games_of_ada
+    client = logged_in(ada)
+    won = games["won"]
+    before = everything()
+    for method in (client.get, client.post):
+        response = method(f"/game/{won.pk}/delete/")
+        assert response.status_code == 302 and response.url == "/my-games/"
+    assert everything() == before
+    assert "A finished game cannot be deleted." in text_of(client.get("/my-games/"))
+    with pytest.raises(ActionRefused):
+        game_delete(owner=user_owner(ada), game_id=won.pk)
+    assert everything() == before
+
+
+# --------------------------------------------------------------------------- profiles
+
+
+def stats(response) -> dict[str, str]:
+    found = re.findall(r'<dd data-stat="([^"]+)">(.*?)</dd>', response.content.decode())
+    return {name: value.strip() for name, value in found}
+
+
+def chart(response) -> tuple[list[tuple[float, float]], int]:
+    """The polyline's points and the number of dots of the chart of times."""
+    html = response.content.decode()
+    points = re.search(r'<polyline points="([^"]*)"', html).group(1)
+    return [tuple(map(float, pair.split(","))) for pair in points.split()], html.count('class="dot"')
+
+
+@pytest.fixture
+def record():
+    """ada's finished games in order: won, won, won, gave up, won, won (and one in progress);
+    her wins are copies of two real wins with chosen times."""
+    ada = account("ada")
+    short_win, long_win = quick_wins(2)
+    day = datetime(2026, 5, 1, 12, 0, tzinfo=UTC)
+    base_short = recorded_win(user_owner(ada), short_win, finished_at=day - timedelta(hours=3), step=2 * SECOND)
+    base_long = recorded_win(user_owner(ada), long_win, finished_at=day - timedelta(hours=2), step=SECOND)
+    wins = [base_short, base_long]
+    wins.append(copy_win(base_short, owner=user_owner(ada), finished_at=day - timedelta(hours=1), elapsed_ms=95_000))
+    resign(ada, 40, now=day)
+    wins.append(copy_win(base_long, owner=user_owner(ada), finished_at=day + timedelta(hours=1), elapsed_ms=400_000))
+    wins.append(copy_win(base_short, owner=user_owner(ada), finished_at=day + timedelta(hours=2), elapsed_ms=180_000))
+    game_start(owner=user_owner(ada), deal_number=41)
+    bob = account("bob")
+    resign(bob, 40, now=day)
+    return ada, wins
+
+
+def test_a_profile_shows_the_players_record(client, record):
+    ada, wins = record
+    response = client.get("/players/ada/")
+    assert response.status_code == 200
+    assert stats(response) == {
+        "played": "6", "won": "5", "win-rate": "83%", "current-streak": "2", "best-streak": "3",
+        "best-time": "1:35", "fewest-moves": str(min(w.moves for w in wins)),
+    }
+    assert min(w.elapsed_ms for w in wins) == 95_000
+
+
+def test_the_chart_has_one_point_per_ranked_win_in_time_order(client, record):
+    ada, wins = record
+    points, dots = chart(client.get("/players/ada/"))
+    assert len(points) == dots == len(wins) == 5
+    xs = [x for x, _y in points]
+    assert xs == sorted(xs) and len(set(xs)) == 5
+    # SVG's y grows downwards: the fastest win is lowest, the slowest highest, the rest in between.
+    times = [w.elapsed_ms for w in sorted(wins, key=lambda w: w.finished_at)]
+    ys = [y for _x, y in points]
+    assert ys.index(max(ys)) == times.index(min(times)) and ys.index(min(ys)) == times.index(max(times))
+    assert sorted(range(5), key=lambda i: ys[i]) == sorted(range(5), key=lambda i: -times[i])
+
+
+def test_a_win_that_is_not_ranked_sets_no_best_and_is_not_charted(client, record):
+    ada, wins = record
+    # One move on a table that the log never reached: won at once, in 1 move and no time at all.
+    cheat = set_layout(game_start(owner=user_owner(ada), deal_number=42), ONE_MOVE_FROM_WIN)
+    cheat = act(ada, cheat, "move", (0, 12), now=datetime(2026, 5, 2, tzinfo=UTC))
+    assert (cheat.status, cheat.ranked, cheat.moves, cheat.elapsed_ms) == ("won", False, 1, 0)
+    response = client.get("/players/ada/")
+    assert stats(response)["best-time"] == "1:35"
+    assert stats(response)["fewest-moves"] == str(min(w.moves for w in wins))
+    assert len(chart(response)[0]) == 5
+
+
+def test_a_new_players_profile_is_empty_but_there(client):
+    account("newcomer")
+    response = client.get("/players/newcomer/")
+    assert stats(response) == {"played": "0", "won": "0", "win-rate": "0%", "current-streak": "0",
+                               "best-streak": "0", "best-time": "–", "fewest-moves": "–"}
+    assert "<svg" not in response.content.decode() and "No won game yet." in text_of(response)
+
+
+def test_only_the_player_sees_change_password_on_their_profile(client):
+    ada = account("ada")
+    assert "/accounts/password/" not in client.get("/players/ada/").content.decode()
+    assert "/accounts/password/" in logged_in(ada).get("/players/ada/").content.decode()
+
+
+def test_unknown_and_inactive_players_have_no_profile(client):
+    User.objects.create_user("gone", password="x-unused-1", is_active=False)
+    assert client.get("/players/nobody/").status_code == 404
+    assert client.get("/players/gone/").status_code == 404
+
+
+# --------------------------------------------------------------------------- query counts
+
+# Measured once, logged in: the session and the user, then the page's own reads
+# (my games: the games in progress and the finished ones; a profile: the player and
+# their finished games).
+MY_GAMES_QUERIES = 4
+PROFILE_QUERIES = 4
+
+
+def test_my_games_and_the_profile_read_a_fixed_number_of_queries_however_many_games(django_assert_max_num_queries):
+    ada = account("ada")
+    client = logged_in(ada)
+    original = recorded_win(user_owner(ada), quick_win(), finished_at=datetime(2026, 5, 1, tzinfo=UTC))
+    pages = {"/my-games/": MY_GAMES_QUERIES, "/players/ada/": PROFILE_QUERIES}
+
+    def add_games(count: int, first_deal: int):
+        for i in range(count):
+            game = game_start(owner=user_owner(ada), deal_number=first_deal + i)
+            act(ada, game, "move", a_move(game), now=datetime(2026, 5, 2, tzinfo=UTC) + i * SECOND)
+            resign(ada, first_deal + i, now=datetime(2026, 5, 3, tzinfo=UTC) + i * SECOND)
+            copy_win(original, owner=user_owner(ada), finished_at=datetime(2026, 5, 4, tzinfo=UTC) + i * SECOND)
+
+    add_games(2, 100)
+    client.get("/my-games/")  # the session's first read after logging in may write it
+    small = {}
+    for url, pinned in pages.items():
+        small[url] = count_queries(client, url)
+        with django_assert_max_num_queries(pinned):
+            client.get(url)
+    add_games(30, 200)
+    assert len(rows_of(client.get("/my-games/"), "games-in-progress")) == 32
+    assert len(chart(client.get("/players/ada/"))[0]) == 33
+    for url, pinned in pages.items():
+        assert count_queries(client, url) == small[url], url
+        with django_assert_max_num_queries(pinned):
+            client.get(url)
+
+
+# --------------------------------------------------------------------------- fairness
+
+
+def test_the_seed_is_shown_only_once_the_game_is_over():
+    ada = account()
+    client = logged_in(ada)
+    win = quick_win()
+    game = reseed(new_game(client, win.deal_number), win.seed)
+    game = play_actions(user_owner(ada), game, win.actions[:-1], start=datetime(2026, 5, 1, tzinfo=UTC), step=SECOND)
+    digest = hashlib.sha256(str(win.seed).encode()).hexdigest()
+    html = client.get(f"/game/{game.pk}/").content.decode()
+    assert digest in html and str(win.seed) not in html
+    assert client.get(f"/game/{game.pk}/verify/").status_code == 404, "nothing to verify before the end"
+
+    play_actions(user_owner(ada), game, win.actions[-1:], start=datetime(2026, 5, 2, tzinfo=UTC), step=SECOND)
+    html = client.get(f"/game/{game.pk}/").content.decode()
+    assert f"<code>{digest}</code>" in html and f"<code>{win.seed}</code>" in html
+
+
+def verdict(response) -> str:
+    assert response.status_code == 200
+    return re.search(r'id="verdict" data-ok="(true|false)"', response.content.decode()).group(1)
+
+
+@pytest.fixture
+def finished_games():
+    """ada's won game (with an undo in its log), a game she gave up after two moves, and one lost stuck."""
+    ada = account("ada")
+    win = quick_win().with_undo(3)
+    won = recorded_win(user_owner(ada), win, finished_at=datetime(2026, 5, 1, tzinfo=UTC))
+    assert won.moves == win.moves and Action.objects.filter(game=won, kind="undo").count() == 1
+    gave_up = game_start(owner=user_owner(ada), deal_number=50)
+    for i in range(2):
+        act(ada, gave_up, "move", a_move(gave_up), now=datetime(2026, 5, 2, tzinfo=UTC) + i * SECOND)
+    gave_up = act(ada, gave_up, "resign", now=datetime(2026, 5, 2, 0, 1, tzinfo=UTC))
+    lost = lose_stuck(ada, 51, now=datetime(2026, 5, 3, tzinfo=UTC))
+    return ada, win, {"won": won, "gave up": gave_up, "lost": lost}
+
+
+def test_an_honest_game_verifies(finished_games):
+    ada, _win, games = finished_games
+    client = logged_in(ada)
+    for name in ("won", "gave up"):
+        game = games[name]
+        response = client.get(f"/game/{game.pk}/verify/")
+        assert verdict(response) == "true", name
+        assert "Everything matches" in text_of(response)
+        assert re.findall(r'<tr class="(ok|bad)">', response.content.decode()) == ["ok"] * 6
+        assert f"<code>{game.seed}</code>" in response.content.decode()
+
+
+def test_a_game_whose_table_was_set_by_hand_does_not_verify(finished_games):
+    """The lost game's table was set without a log that leads to it (as a cheat would)."""
+    ada, _win, games = finished_games
+    response = logged_in(ada).get(f"/game/{games['lost'].pk}/verify/")
+    assert verdict(response) == "false"
+    assert "Something does not match" in text_of(response)
+
+
+def change_a_move(game: Game):
+    """The first move's card goes to another gap (as text, the log's own notation)."""
+    action = game.actions.filter(kind="move").order_by("number").first()
+    move = engine.Move.parse(action.move)
+    other = next(g for g in engine.deal(game.deal_number).gaps() if g != move.dst)
+    Action.objects.filter(pk=action.pk).update(move=str(engine.Move(move.card, move.src, other)))
+
+
+def delete_an_action(game: Game):
+    number = game.actions.count() // 2
+    Action.objects.filter(game=game, number=number).delete()
+
+
+def change_the_position(game: Game):
+    Game.objects.filter(pk=game.pk).update(position=str(engine.deal(game.deal_number)))
+
+
+def change_the_moves(game: Game):
+    Game.objects.filter(pk=game.pk).update(moves=game.moves - 1)
+
+
+def change_the_seed(game: Game):
+    Game.objects.filter(pk=game.pk).update(seed=str(int(game.seed) + 1))
+
+
+def garble_a_move(game: Game):
+    Action.objects.filter(game=game, kind="move", number=1).update(move="not a move")
+
+
+def garble_the_position(game: Game):
+    """A stored table that is not even notation must still be reported, not crash the page."""
+    Game.objects.filter(pk=game.pk).update(position="2S 3S / -- --")
+
+
+def garble_the_history(game: Game):
+    Game.objects.filter(pk=game.pk).update(history="KS:9-9>0-0")
+
+
+TAMPERS = [change_a_move, delete_an_action, change_the_position, change_the_moves,
+           change_the_seed, garble_a_move, garble_the_position, garble_the_history]
+
+
+@pytest.mark.parametrize("tamper", TAMPERS)
+def test_a_tampered_game_does_not_verify(finished_games, tamper):
+    ada, _win, games = finished_games
+    game = games["won"]
+    assert game_verify(Game.objects.get(pk=game.pk)).ok
+    tamper(game)
+    stored = Game.objects.get(pk=game.pk)
+    assert not game_verify(stored).ok
+    response = logged_in(ada).get(f"/game/{game.pk}/verify/")
+    assert verdict(response) == "false"
+    assert "Something does not match" in text_of(response)
+
+
+@pytest.mark.parametrize("tamper", TAMPERS)
+def test_a_tampered_win_is_not_ranked(finished_games, tamper):
+    _ada, _win, games = finished_games
+    tamper(games["won"])
+    assert game_rank(game=Game.objects.get(pk=games["won"].pk)) is False
+
+
+# --------------------------------------------------------------------------- replays
+
+
+def test_every_step_of_a_replay_has_its_own_page(finished_games):
+    ada, win, games = finished_games
+    client = logged_in(ada)
+    game = games["won"]
+    last = len(win.actions)
+    assert grid(client.get(f"/game/{game.pk}/replay/")) == grid(client.get(f"/game/{game.pk}/replay/0/"))
+    kinds = [kind for kind, _slot in win.actions]
+    shuffles = [i + 1 for i, kind in enumerate(kinds) if kind == "shuffle"]
+    undo = kinds.index("undo") + 1
+    for step in sorted({0, 1, 2, undo - 1, undo, undo + 1, *shuffles, last - 1, last}):
+        response = client.get(f"/game/{game.pk}/replay/{step}/")
+        assert response.status_code == 200, step
+        shown, expected = grid(response), win.state_after(step)
+        assert shown.position == str(expected.position), step
+        assert (shown.moves, shown.shuffles_left, shown.status) == (
+            expected.moves, expected.shuffles_left, expected.status.value), step
+        assert f"Step {step} of {last}" in text_of(response)
+        html = response.content.decode()
+        assert (f'href="/game/{game.pk}/replay/{step + 1}/"' in html) == (step < last), step
+        assert (f'href="/game/{game.pk}/replay/{step - 1}/"' in html) == (step > 0), step
+    assert "Undo of" in text_of(client.get(f"/game/{game.pk}/replay/{undo}/"))
+    assert "Shuffle" in text_of(client.get(f"/game/{game.pk}/replay/{shuffles[0]}/"))
+    end = grid(client.get(f"/game/{game.pk}/replay/{last}/"))
+    assert end.position == game.position and end.status == "won"
+    assert engine.Position.parse(end.position).is_won()
+    assert client.get(f"/game/{game.pk}/replay/{last + 1}/").status_code == 404
+    assert client.get(f"/game/{game.pk}/replay/{10**17}/").status_code == 404
+
+
+def test_an_htmx_replay_step_is_just_the_replay_section(finished_games):
+    ada, _win, games = finished_games
+    game = games["gave up"]
+    response = logged_in(ada).get(f"/game/{game.pk}/replay/1/", **HTMX)
+    html = response.content.decode().strip()
+    assert response.status_code == 200
+    assert html.startswith('<section id="replay"') and html.endswith("</section>")
+    assert "<html" not in html and "<header" not in html
+    after_first = list(replay_states(game))[1][1]
+    assert grid(response).position == str(after_first.position) != str(engine.deal(game.deal_number))
+    assert f'hx-get="/game/{game.pk}/replay/2/"' in html
+
+
+def test_a_tampered_log_replays_as_far_as_it_can_and_says_where_it_stops(finished_games):
+    ada, win, games = finished_games
+    game = games["won"]
+    # The 10th action now takes a card that is not where the log says.
+    tenth = game.actions.get(number=10)
+    assert tenth.kind == "move"
+    move = engine.Move.parse(tenth.move)
+    other = next(slot for slot in [(r, c) for r in range(4) for c in range(13)] if slot != move.src)
+    Action.objects.filter(pk=tenth.pk).update(move=str(engine.Move(move.card, other, move.dst)))
+    client = logged_in(ada)
+    for step in (0, 9):
+        response = client.get(f"/game/{game.pk}/replay/{step}/")
+        assert response.status_code == 200
+        assert "The log stops replaying after step 9" in text_of(response)
+        assert grid(response).position == str(win.state_after(step).position)
+    for step in (10, len(win.actions)):
+        assert client.get(f"/game/{game.pk}/replay/{step}/").status_code == 404
+    garble_a_move(game)
+    response = client.get(f"/game/{game.pk}/replay/")
+    assert response.status_code == 200 and "The log stops replaying after step 0" in text_of(response)
+
+
+def test_a_game_in_progress_has_no_replay_yet(client):
+    game = new_game(client, 1)
+    assert client.get(f"/game/{game.pk}/replay/").status_code == 404
+    assert client.get(f"/game/{game.pk}/replay/0/").status_code == 404
