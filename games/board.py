@@ -23,8 +23,12 @@ SUIT_SYMBOLS = {"S": "\u2660", "H": "\u2665", "D": "\u2666", "C": "\u2663"}
 RANK_FACES = {"T": "10"}
 
 
-def card_name(token: str) -> str:
-    return _("%(rank)s of %(suit)s") % {"rank": RANK_NAMES[token[0]], "suit": SUIT_NAMES[token[1]]}
+def card_names() -> dict[str, str]:
+    """Every card's name in the active language, by token: "Seven of hearts"."""
+    of = _("%(rank)s of %(suit)s")
+    ranks = {rank: str(name) for rank, name in RANK_NAMES.items()}
+    suits = {suit: str(name) for suit, name in SUIT_NAMES.items()}
+    return {rank + suit: of % {"rank": ranks[rank], "suit": suits[suit]} for rank in ranks for suit in suits}
 
 
 @dataclass(frozen=True)
@@ -50,6 +54,13 @@ def cells(state: engine.GameState, *, playable: bool = True) -> list[list[Cell]]
         fits.setdefault(move.dst, move)
     locked = position.locked()
     dead = set(position.dead_gaps())
+    # Each word is translated once per table: a gettext call costs microseconds, and
+    # 52 labels made word by word took over 250 calls, a tenth of a move's time.
+    names = card_names()
+    gap_fits = _("Gap, row %(row)s, column %(col)s, %(card)s fits")
+    gap_empty = _("Gap, row %(row)s, column %(col)s, nothing can go here")
+    card_label = _("%(card)s, row %(row)s, column %(col)s, %(state)s")
+    can_move_words, in_place_words, cannot_move_words = _("can move"), _("in place"), _("cannot move")
     rows = []
     for r, row in enumerate(position.rows()):
         out = []
@@ -59,16 +70,14 @@ def cells(state: engine.GameState, *, playable: bool = True) -> list[list[Cell]]
             if token is None:
                 if slot in fits:
                     fit = position.move_for_slot(slot) if c == 0 else fits[slot]
-                    label = _("Gap, row %(row)s, column %(col)s, %(card)s fits") % {**where, "card": card_name(fit.card)}
+                    label = gap_fits % {**where, "card": names[fit.card]}
                 else:
-                    label = _("Gap, row %(row)s, column %(col)s, nothing can go here") % where
+                    label = gap_empty % where
                 out.append(Cell(f"{r}-{c}", "", "", "", False, False, False, slot in dead, label))
                 continue
             can_move = slot in movable
-            state_words = _("can move") if can_move else (_("in place") if slot in locked else _("cannot move"))
-            label = _("%(card)s, row %(row)s, column %(col)s, %(state)s") % {
-                **where, "card": card_name(token), "state": state_words,
-            }
+            state_words = can_move_words if can_move else (in_place_words if slot in locked else cannot_move_words)
+            label = card_label % {**where, "card": names[token], "state": state_words}
             out.append(Cell(
                 f"{r}-{c}", token, RANK_FACES.get(token[0], token[0]), SUIT_SYMBOLS[token[1]],
                 token[1] in "HD", slot in locked, can_move, False, label,
