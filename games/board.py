@@ -43,6 +43,13 @@ class Cell:
     dead: bool
     label: str
 
+    @property
+    def classes(self) -> str:
+        """The slot's classes after ``slot``, as the stylesheet and the script read them."""
+        if not self.card:
+            return "gap dead" if self.dead else "gap"
+        return "card" + " red" * self.red + " locked" * self.locked + " movable" * self.movable
+
 
 def cells(state: engine.GameState, *, playable: bool = True) -> list[list[Cell]]:
     """The table as 4 rows of 13 cells; with ``playable`` off (a replay), none can move."""
