@@ -431,6 +431,11 @@ class Phase:
         return ordered[min(len(ordered) - 1, int(q * len(ordered)))] * 1000
 
     @property
+    def cpu_ms(self) -> float:
+        """gunicorn's CPU per request of the phase (moves include their deals and shuffles)."""
+        return self.server_cpu / self.requests * 1000 if self.requests else float("nan")
+
+    @property
     def mean_ms(self) -> float:
         return statistics.fmean(self.latencies) * 1000 if self.latencies else float("nan")
 
@@ -475,6 +480,7 @@ def report(args: argparse.Namespace, moves: Phase, baseline: Phase) -> None:
         ("all requests", str(moves.requests), str(baseline.requests), ""),
         ("seconds", f"{moves.seconds:.1f}", f"{baseline.seconds:.1f}", ""),
         ("server CPU s", f"{moves.server_cpu:.1f}", f"{baseline.server_cpu:.1f}", ""),
+        ("server CPU ms per request", f"{moves.cpu_ms:.2f}", f"{baseline.cpu_ms:.2f}", "(least noisy figure)"),
     ]
     if args.postgres:
         rows.append(("PostgreSQL CPU s", f"{moves.database_cpu:.1f}", f"{baseline.database_cpu:.1f}", ""))
