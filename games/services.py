@@ -136,11 +136,13 @@ def game_rank(*, game: Game) -> bool:
         ranked = replayed.status is engine.Status.WON and replayed == game.state()
     except (engine.IllegalAction, ValueError):  # a log, or a stored state, that does not even read
         ranked = False
-    if ranked != game.ranked:
-        game.ranked = ranked
+    was_ranked, game.ranked = game.ranked, ranked
+    if ranked != was_ranked:
         Game.objects.filter(pk=game.pk).update(ranked=ranked)
-    if ranked and game.owner_id:
+    if game.owner_id and ranked:
         boards_enter(game=game)
+    elif game.owner_id and was_ranked:
+        boards_rebuild(user_id=game.owner_id)  # a win found false again leaves the boards
     return ranked
 
 
@@ -176,6 +178,15 @@ def boards_enter(*, game: Game) -> None:
             elif (first, second, game.finished_at) < (entry.first, entry.second, entry.finished_at):
                 entry.game, entry.first, entry.second, entry.finished_at = game, first, second, game.finished_at
                 entry.save(update_fields=["game", "first", "second", "finished_at"])
+
+
+def boards_rebuild(*, user_id: int) -> None:
+    """Make a player's board entries again from their ranked wins, oldest first."""
+    with transaction.atomic():
+        BoardEntry.objects.filter(user_id=user_id).delete()
+        wins = Game.objects.filter(owner_id=user_id, status=Game.Status.WON, ranked=True)
+        for game in wins.order_by("finished_at", "pk"):
+            boards_enter(game=game)
 
 
 def games_claim(*, user, guest_token: str) -> int:
