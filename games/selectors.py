@@ -93,8 +93,15 @@ def profile_of(user) -> Profile:
     )
 
 
+CHART_WINS = 200
+
+
 def chart_points(wins: list[tuple[datetime, int]], width: int = 600, height: int = 160, pad: int = 24) -> dict:
-    """The inline SVG chart of a player's winning times: points and axis labels, in pixels."""
+    """The inline SVG chart of a player's winning times (the latest CHART_WINS wins).
+
+    Coordinates are returned as text, so that no locale ever writes "24,5" into the SVG.
+    """
+    wins = wins[-CHART_WINS:]
     if not wins:
         return {}
     times = [elapsed for _, elapsed in wins]
@@ -102,7 +109,7 @@ def chart_points(wins: list[tuple[datetime, int]], width: int = 600, height: int
     span = (high - low) or 1
     step = (width - 2 * pad) / max(1, len(wins) - 1)
     points = [
-        (round(pad + i * step, 1), round(height - pad - (elapsed - low) / span * (height - 2 * pad), 1))
+        (f"{pad + i * step:.1f}", f"{height - pad - (elapsed - low) / span * (height - 2 * pad):.1f}")
         for i, (_, elapsed) in enumerate(wins)
     ]
     return {
