@@ -157,6 +157,19 @@ AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
 
+
+def axes_username(request, credentials=None):
+    """The user name axes records for a failed login, cut to its 255-character column.
+
+    Django's login forms do not limit the length, and a longer name failed to save on
+    PostgreSQL (a 500).  No account has a name that long, so nothing real is cut.
+    """
+    username = (credentials or getattr(request, "data", request.POST)).get("username")
+    return username[:255] if isinstance(username, str) else username
+
+
+AXES_USERNAME_CALLABLE = axes_username
+
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "games:home"
 LOGOUT_REDIRECT_URL = "games:home"

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.contrib import messages
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme
@@ -145,7 +145,8 @@ def mark_movable(request: HttpRequest) -> HttpResponse:
     back = request.POST.get("next", "")
     if not url_has_allowed_host_and_scheme(back, allowed_hosts={request.get_host()}, require_https=request.is_secure()):
         back = "/"
-    return redirect(back)
+    # Not redirect(): it would try ``back`` as a URL name first, and "-1" is none (a 500).
+    return HttpResponseRedirect(back)
 
 
 @require_safe

@@ -73,6 +73,8 @@ def deal_leaderboard(request: HttpRequest, deal_number: int) -> HttpResponse:
 
 @require_safe
 def profile(request: HttpRequest, username: str) -> HttpResponse:
+    if "\x00" in username:  # no user name has one, and PostgreSQL refuses it in a query (a 500)
+        raise Http404(_("No such player."))
     player = get_object_or_404(User, username=username, is_active=True)
     record = profile_of(player)
     return render(request, "games/profile.html", {
