@@ -148,9 +148,11 @@ AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
     "django.contrib.auth.backends.ModelBackend",
 ]
-# Password guessing: after 5 failures for one user name from one address, that pair is
-# locked out for 15 minutes (a success resets the count).  Keying on the pair, not the
-# user name alone, means a stranger cannot lock a player out of their own account.
+# Password guessing: the 5th failure for one user name from one address locks that pair
+# out until 15 minutes have passed without another attempt (attempts during the lock
+# restart it, so a guesser that keeps trying stays locked); a success resets the count.
+# Keying on the pair, not the user name alone, means a stranger cannot lock a player out
+# of their own account from elsewhere.
 AXES_FAILURE_LIMIT = int(os.environ.get("ADDICTION_LOGIN_FAILURE_LIMIT", "5"))
 AXES_COOLOFF_TIME = timedelta(minutes=int(os.environ.get("ADDICTION_LOGIN_COOLOFF_MINUTES", "15")))
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]

@@ -22,6 +22,7 @@ from games.board import cells
 from games.forms import ActionForm, MoveForm, NewGameForm
 from games.models import Action, Game
 from games.ownership import owned_games, owner_of
+from games.selectors import my_games
 from games.services import ActionRefused, StaleVersion, elapsed_at, game_act, game_start
 
 MARK_MOVABLE = "mark_movable"
@@ -33,7 +34,7 @@ def home(request: HttpRequest) -> HttpResponse:
 
 
 def _home(request: HttpRequest, form: NewGameForm, status: int = 200) -> HttpResponse:
-    games = owned_games(owner_of(request)).filter(status=Game.Status.PLAYING)[:10]
+    games = my_games(owner_of(request))[0][:10]
     return render(request, "games/home.html", {"form": form, "games": games}, status=status)
 
 
