@@ -14,9 +14,12 @@ What it does, all on 127.0.0.1 and bounded in time:
    checkout's staticfiles/ is never touched).  The session and CSRF cookies stay Secure:
    the client writes its own Cookie header, as a browser behind TLS would send them.  The
    server also gets ADDICTION_BENCHMARK=1, which routes the baseline view (below).
-   --workers N sync workers by default; with --threads N > 1, gthread workers.
+   By default 2 gthread workers of 4 threads, one process a core: on the 2-core machine
+   that cost the least server CPU per move on both databases (and served the most moves
+   on PostgreSQL); 4 sync workers (--workers 4 --threads 1) had the shorter p99 on SQLite.
 3. --players simulated players, spread over --clients processes of threads, each with
-   its own session and a keep-alive http.client connection.  A player plays real games
+   its own session and a keep-alive http.client connection (sync workers close it after
+   each answer, and the client opens a new one).  A player plays real games
    with the requests the browser sends: GET /deal/<N>/ (following the redirect to the
    game page), then htmx POSTs to /game/<id>/move/ (HX-Request, X-CSRFToken from the
    csrftoken cookie, form fields version and slot) on a random card the page marks
@@ -47,7 +50,6 @@ import random
 import re
 import resource
 import secrets
-import shutil
 import socket
 import statistics
 import subprocess
@@ -59,11 +61,12 @@ from dataclasses import dataclass, field
 from http.cookies import SimpleCookie
 from pathlib import Path
 from typing import Iterator
+from urllib.parse import urlsplit
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from scripts.throwaway_postgres import throwaway_postgres  # noqa: E402
+from scripts.throwaway_postgres import available, throwaway_postgres  # noqa: E402
 
 PYTHON = ROOT / ".venv" / "bin" / "python"
 GUNICORN = ROOT / ".venv" / "bin" / "gunicorn"
@@ -508,15 +511,15 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=20, help="length of each measured phase")
     parser.add_argument("--warmup", type=float, default=2, help="unmeasured play before the measured phases")
     parser.add_argument("--postgres", action="store_true", help="a throwaway PostgreSQL cluster instead of SQLite")
-    parser.add_argument("--workers", type=int, default=4, help="gunicorn worker processes")
-    parser.add_argument("--threads", type=int, default=1, help="threads per worker; above 1, gthread workers")
+    parser.add_argument("--workers", type=int, default=2, help="gunicorn worker processes")
+    parser.add_argument("--threads", type=int, default=4, help="threads per worker; above 1, gthread workers")
     parser.add_argument("--clients", type=int, default=2, help="client processes the players are spread over")
     parser.add_argument("--seed", type=int, default=2026)
     args = parser.parse_args()
     if not GUNICORN.exists():
         sys.exit(f"{GUNICORN} not found: run `python3 dev.py test` once to make the virtual environment")
-    if args.postgres and not shutil.which("initdb") and not Path("/usr/lib/postgresql").exists():
-        sys.exit("PostgreSQL server programs not found")
+    if args.postgres and not available():
+        sys.exit("PostgreSQL server programs (initdb, pg_ctl, postgres) not found")
     worker_kind = f"gthread x {args.threads} threads" if args.threads > 1 else "sync"
     print(f"{args.players} players, {args.seconds:g} s per phase, {'PostgreSQL' if args.postgres else 'SQLite'}, "
           f"gunicorn {args.workers} {worker_kind} workers, {args.clients} client processes, "
@@ -527,7 +530,7 @@ def main() -> None:
             env = server_env(tmp, db_env)
             manage(env, "migrate", "--noinput")
             manage(env, "collectstatic", "--noinput")
-            db_pid = postmaster_pid(int(db_env["DATABASE_URL"].rsplit(":", 1)[1].split("/")[0])) if args.postgres else None
+            db_pid = postmaster_pid(urlsplit(db_env["DATABASE_URL"]).port) if args.postgres else None
             with gunicorn(env, args, tmp) as (port, server_pid):
                 clients = Clients(port, args.players, min(args.clients, args.players), args.seed)
                 try:
