@@ -104,7 +104,7 @@ class Move:
     True
     """
 
-    __slots__ = ("card", "src", "dst", "_c", "_s", "_d")
+    __slots__ = ("card", "src", "dst", "_c", "_s", "_d", "_text")
     card: str
     src: Slot
     dst: Slot
@@ -118,12 +118,18 @@ class Move:
     @classmethod
     def parse(cls, text: str) -> Move:
         """Read the text form ``CARD:ROW-COL>ROW-COL`` written by ``str(move)``."""
+        known = _PARSED.get(text)  # a stored game's whole undo history is read on each request
+        if known is not None:
+            return known
         try:
             card, rest = text.strip().split(":")
             src, dst = (tuple(int(n) for n in part.split("-")) for part in rest.split(">"))
-            return cls(card, src, dst)
+            move = cls(card, src, dst)
         except (ValueError, TypeError, AttributeError) as error:
             raise InvalidNotation(f"not a move: {text!r} (expected like '7H:1-4>1-5')") from error
+        if text == move._text:  # only canonical texts, so the table holds at most one per move
+            _PARSED[text] = move
+        return move
 
     def __setattr__(self, name, value):
         raise AttributeError("Move is immutable")
@@ -132,13 +138,14 @@ class Move:
         return (Move, (self.card, self.src, self.dst))
 
     def __str__(self) -> str:
-        return f"{self.card}:{self.src[0]}-{self.src[1]}>{self.dst[0]}-{self.dst[1]}"
+        return self._text
 
     def __repr__(self) -> str:
         return f"Move({self.card!r}, {self.src!r}, {self.dst!r})"
 
 
 _MOVES: dict[int, Move] = {}
+_PARSED: dict[str, Move] = {}
 
 
 def _move(code: int, src: int, dst: int) -> Move:
@@ -149,6 +156,7 @@ def _move(code: int, src: int, dst: int) -> Move:
         for name, value in (
             ("card", _TOKENS[code]), ("src", _SLOT_OF[src]), ("dst", _SLOT_OF[dst]),
             ("_c", code), ("_s", src), ("_d", dst),
+            ("_text", f"{_TOKENS[code]}:{src // COLS}-{src % COLS}>{dst // COLS}-{dst % COLS}"),
         ):
             object.__setattr__(move, name, value)
         _MOVES[key] = move

@@ -68,8 +68,12 @@ class Game(models.Model):
         return engine.SHUFFLES - self.shuffles_used
 
     def state(self) -> engine.GameState:
-        """The engine's view of this game, rebuilt from the columns."""
-        return engine.GameState(
+        """The engine's view of this game, rebuilt from the columns (once per change of them)."""
+        key = self._state_key()
+        cached = self.__dict__.get("_engine_state")
+        if cached is not None and cached[0] == key:
+            return cached[1]
+        state = engine.GameState(
             position=engine.Position.parse(self.position),
             seed=int(self.seed),
             deal_number=self.deal_number,
@@ -79,6 +83,8 @@ class Game(models.Model):
             status=engine.Status(self.status),
             resigned=self.resigned,
         )
+        self._engine_state = (key, state)
+        return state
 
     def set_state(self, state: engine.GameState) -> None:
         self.position = str(state.position)
@@ -87,6 +93,11 @@ class Game(models.Model):
         self.history = " ".join(str(move) for move in state.history)
         self.status = state.status.value
         self.resigned = state.resigned
+        self._engine_state = (self._state_key(), state)
+
+    def _state_key(self) -> tuple:
+        return (self.position, self.history, self.moves, self.shuffles_used, self.status,
+                self.resigned, self.seed, self.deal_number)
 
 
 class Action(models.Model):

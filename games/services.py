@@ -17,6 +17,7 @@ from django.utils.translation import gettext as _
 from games import engine
 from games.models import Action, BoardEntry, Game
 from games.ownership import Owner, owned_games
+from games.write_lock import serialized_writes
 
 
 class ActionRefused(Exception):
@@ -98,7 +99,7 @@ def game_act(
     # keeps the query count of a move at what production runs.  Without a savepoint, an
     # exception leaving the block would doom a transaction the caller holds, so refusals
     # (found before anything is written) leave the block normally and are raised after it.
-    with transaction.atomic(savepoint=False):
+    with serialized_writes(), transaction.atomic(savepoint=False):
         try:
             game = owned_games(owner).select_for_update().get(pk=game_id)
             if game.version != version:

@@ -18,7 +18,7 @@ from django.utils.translation import ngettext
 from django.views.decorators.http import require_safe, require_POST
 
 from games import engine
-from games.board import cells
+from games.board import cells, slots_html
 from games.forms import ActionForm, MoveForm, NewGameForm
 from games.models import Action, Game
 from games.ownership import owned_games, owner_of
@@ -75,7 +75,7 @@ def _board_context(request: HttpRequest, game: Game, note: str = "") -> dict:
     return {
         "game": game,
         "state": state,
-        "rows": cells(state),
+        "slots": slots_html(cells(state), over=game.is_over),
         "note": note,
         "stuck": not game.is_over and state.position.is_stuck(),
         "mark_movable": request.session.get(MARK_MOVABLE, True),
