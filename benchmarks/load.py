@@ -14,9 +14,8 @@ What it does, all on 127.0.0.1 and bounded in time:
    checkout's staticfiles/ is never touched).  The session and CSRF cookies stay Secure:
    the client writes its own Cookie header, as a browser behind TLS would send them.  The
    server also gets ADDICTION_BENCHMARK=1, which routes the baseline view (below).
-   By default 2 gthread workers of 4 threads, one process a core: on the 2-core machine
-   that cost the least server CPU per move on both databases (and served the most moves
-   on PostgreSQL); 4 sync workers (--workers 4 --threads 1) had the shorter p99 on SQLite.
+   By default 2 gthread workers (one process a core) of 2 threads: on the 2-core machine
+   that served the most moves (more threads, or 4 sync workers, cost more CPU per move).
 3. --players simulated players, spread over --clients processes of threads, each with
    its own session and a keep-alive http.client connection (sync workers close it after
    each answer, and the client opens a new one).  A player plays real games
@@ -512,7 +511,7 @@ def main() -> None:
     parser.add_argument("--warmup", type=float, default=2, help="unmeasured play before the measured phases")
     parser.add_argument("--postgres", action="store_true", help="a throwaway PostgreSQL cluster instead of SQLite")
     parser.add_argument("--workers", type=int, default=2, help="gunicorn worker processes")
-    parser.add_argument("--threads", type=int, default=4, help="threads per worker; above 1, gthread workers")
+    parser.add_argument("--threads", type=int, default=2, help="threads per worker; above 1, gthread workers")
     parser.add_argument("--clients", type=int, default=2, help="client processes the players are spread over")
     parser.add_argument("--seed", type=int, default=2026)
     args = parser.parse_args()
