@@ -160,6 +160,29 @@ AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
 
 
+# How many proxies in front of the app append the address they received from to
+# X-Forwarded-For (nginx's $proxy_add_x_forwarded_for, Caddy's default).  0: the app is
+# reached directly, and only REMOTE_ADDR is believed.  Behind one such proxy, set 1:
+# otherwise every player seems to come from the proxy, and the login lock keyed on
+# (user name, address) would become a lock on the user name alone.
+ADDICTION_PROXY_HOPS = int(os.environ.get("ADDICTION_PROXY_HOPS", "0"))
+
+
+def client_address(request) -> str | None:
+    """The player's address: REMOTE_ADDR, or the entry our own proxies wrote in X-Forwarded-For.
+
+    Entries to the left of those are the client's to write, so they are never believed.
+    """
+    if ADDICTION_PROXY_HOPS:
+        hops = [part.strip() for part in request.META.get("HTTP_X_FORWARDED_FOR", "").split(",") if part.strip()]
+        if len(hops) >= ADDICTION_PROXY_HOPS:
+            return hops[-ADDICTION_PROXY_HOPS]
+    return request.META.get("REMOTE_ADDR")
+
+
+AXES_CLIENT_IP_CALLABLE = client_address
+
+
 def axes_username(request, credentials=None):
     """The user name axes records for a failed login, cut to its 255-character column.
 
@@ -178,7 +201,8 @@ LOGOUT_REDIRECT_URL = "games:home"
 
 # Production hardening; each can be relaxed by environment for a setup behind a TLS proxy.
 if not DEBUG:
-    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    if ADDICTION_PROXY_HOPS:  # only a proxy of ours may say the request came over https
+        SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     SECURE_SSL_REDIRECT = env_flag("DJANGO_SECURE_SSL_REDIRECT", True)
     SESSION_COOKIE_SECURE = True
     CSRF_COOKIE_SECURE = True
