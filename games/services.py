@@ -10,6 +10,7 @@ from datetime import timezone as dt_timezone
 from typing import Iterator
 
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -159,6 +160,9 @@ def boards_enter(*, game: Game) -> None:
 
     On equal figures the earlier win stays, since the boards break ties by who finished first.
     """
+    # One player's wins may finish at once in two games, whose own row locks do not meet:
+    # lock the player, so that one reads the entries only after the other has written them.
+    list(get_user_model().objects.select_for_update().filter(pk=game.owner_id).values_list("pk", flat=True))
     figures = {
         BoardEntry.Board.TIME: (game.elapsed_ms, game.moves),
         BoardEntry.Board.MOVES: (game.moves, game.elapsed_ms),

@@ -53,7 +53,7 @@ def deal_start(request: HttpRequest, deal_number: int) -> HttpResponse:
     if not 1 <= deal_number <= engine.MAX_DEAL:
         raise Http404(_("There is no deal with that number."))
     owner = owner_of(request, create=True)
-    game = owned_games(owner).filter(deal_number=deal_number, status=Game.Status.PLAYING).first()
+    game = my_games(owner)[0].filter(deal_number=deal_number).first()
     if game is None:
         game = game_start(owner=owner, deal_number=deal_number)
     return redirect("games:detail", pk=game.pk)

@@ -11,6 +11,7 @@ no-op; so it is on systems without flock.
 from __future__ import annotations
 
 import contextlib
+import os
 import threading
 from pathlib import Path
 from typing import Iterator
@@ -26,6 +27,16 @@ _thread_lock = threading.Lock()
 _lock_file = None
 
 
+def _forget_after_fork() -> None:
+    """A child must open its own lock file: one shared with the parent excludes no one."""
+    global _lock_file, _thread_lock
+    _lock_file, _thread_lock = None, threading.Lock()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_forget_after_fork)
+
+
 def _file():
     global _lock_file
     if _lock_file is None:
@@ -38,7 +49,10 @@ def _file():
 def serialized_writes() -> Iterator[None]:
     """Hold the database's write lock for the duration of the block (SQLite files only)."""
     name = str(connection.settings_dict.get("NAME", ""))
-    if connection.vendor != "sqlite" or fcntl is None or not name or name == ":memory:" or "mode=memory" in name:
+    # Inside a caller's transaction SQLite's write lock is already held (IMMEDIATE), and
+    # waiting here for another writer, who waits for that lock, would only time out.
+    if (connection.vendor != "sqlite" or fcntl is None or connection.in_atomic_block
+            or not name or name == ":memory:" or "mode=memory" in name):
         yield
         return
     with _thread_lock:
