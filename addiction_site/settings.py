@@ -142,7 +142,9 @@ STORAGES = {
     "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
 }
 
-SESSION_COOKIE_AGE = 60 * 60 * 24 * 365  # guests keep their games for a year
+# A year from the last day played (games/ownership.py saves the session once a day it is
+# used): a guest's games live as long as they keep coming back.
+SESSION_COOKIE_AGE = 60 * 60 * 24 * 365
 AUTHENTICATION_BACKENDS = [
     # django-axes first: it refuses a login that is locked out before any password is checked.
     "axes.backends.AxesStandaloneBackend",

@@ -9,12 +9,14 @@ from __future__ import annotations
 
 import secrets
 from dataclasses import dataclass
+from datetime import date
 
 from django.db.models import Q, QuerySet
 
 from games.models import Game
 
 SESSION_KEY = "addiction_guest"
+SEEN_KEY = "addiction_seen"
 
 
 @dataclass(frozen=True)
@@ -39,11 +41,22 @@ def owner_of(request, *, create: bool = False) -> Owner:
     """The owner behind ``request``; with ``create``, a guest gets a token on first use."""
     user = getattr(request, "user", None)
     if user is not None and user.is_authenticated:
+        _keep_session(request)
         return Owner(user_id=user.pk, guest_token=request.session.get(SESSION_KEY, ""))
     token = request.session.get(SESSION_KEY, "")
     if not token and create:
         token = request.session[SESSION_KEY] = secrets.token_urlsafe(24)
+    if token:
+        _keep_session(request)
     return Owner(user_id=None, guest_token=token)
+
+
+def _keep_session(request) -> None:
+    """Save the session once a day it is used, so that its expiry (a year) counts from the
+    last day played: a guest who plays every day must never lose their games to it."""
+    today = date.today().isoformat()
+    if request.session.get(SEEN_KEY) != today:
+        request.session[SEEN_KEY] = today
 
 
 def owned_games(owner: Owner) -> QuerySet[Game]:
