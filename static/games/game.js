@@ -4,10 +4,14 @@
 
   // The clock: the server sends the time at render and how much more it may add before the
   // idle cap; the display ticks within that, and every action brings the server's figure again.
+  function start() {
+    var clock = document.getElementById("clock");
+    if (clock && !clock.dataset.t0) clock.dataset.t0 = String(performance.now());
+  }
   function tick() {
     var clock = document.getElementById("clock");
     if (!clock) return;
-    if (!clock.dataset.t0) clock.dataset.t0 = String(performance.now());
+    start();
     var left = Number(clock.dataset.tickMsLeft || 0);
     var shown = Number(clock.dataset.elapsedMs || 0) + Math.min(left, performance.now() - Number(clock.dataset.t0));
     var s = Math.floor(shown / 1000), h = Math.floor(s / 3600), m = Math.floor((s % 3600) / 60);
@@ -15,6 +19,18 @@
     clock.textContent = h ? h + ":" + String(m).padStart(2, "0") + ":" + ss : m + ":" + ss;
   }
   setInterval(tick, 1000);
+  document.addEventListener("DOMContentLoaded", start);
+  document.addEventListener("htmx:afterSwap", start);
+
+  // Say what the server said (a note, a win) in the region that stays on the page.
+  function announce(text) {
+    var region = document.getElementById("announcer");
+    if (region) region.textContent = text.replace(/\s+/g, " ").trim();
+  }
+  document.addEventListener("htmx:afterSettle", function () {
+    var note = document.querySelector("#status .note");
+    if (note) announce(note.textContent);
+  });
 
   // When a post fails on the network or is refused outright (an expired session, a game
   // that is gone), say so; the table stays as it was.
@@ -27,6 +43,7 @@
     p.className = "warning";
     p.textContent = text;
     note.appendChild(p);
+    announce(text);
   }
   document.addEventListener("htmx:sendError", function () {
     var status = document.getElementById("status");
