@@ -283,6 +283,12 @@ def game_verify(game: Game) -> Verification:
         (_("Result"), game.status, replayed.status.value),
     ):
         checks.append(Check(label, _text(a) == _text(b), _text(a), _text(b)))
+    last = game.actions.order_by("-number").values_list("elapsed_ms", flat=True).first()
+    if last is not None:  # the time is the server's; the log records it after every action
+        checks.append(Check(_("Time (ms)"), game.elapsed_ms == last, str(game.elapsed_ms), str(last)))
+    if game.status == Game.Status.WON:  # only a win that replays to itself may be on the boards
+        true_win = replayed.status is engine.Status.WON and all(check.ok for check in checks)
+        checks.append(Check(_("On the leaderboards"), game.ranked == true_win, _text(game.ranked), _text(true_win)))
     return Verification(checks)
 
 
