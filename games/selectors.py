@@ -64,10 +64,6 @@ class Profile:
     fewest_moves: int | None
     wins: list[tuple[datetime, int]]  # (finished_at, elapsed_ms) of each ranked win, oldest first
 
-    @property
-    def win_rate(self) -> float:
-        return self.won / self.played if self.played else 0.0
-
 
 def profile_of(user) -> Profile:
     """A player's record, from their finished games in one query."""

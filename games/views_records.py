@@ -35,8 +35,11 @@ def game_delete_page(request: HttpRequest, pk: int) -> HttpResponse:
     if request.method == "POST":
         try:
             game_delete(owner=owner, game_id=pk)
-        except (Game.DoesNotExist, ActionRefused):
+        except Game.DoesNotExist:
             raise Http404(_("No such game here.")) from None
+        except ActionRefused as refusal:  # it finished since this page was shown
+            messages.warning(request, refusal.message)
+            return redirect("games:my_games")
         messages.success(request, _("The game of deal #%(number)s was deleted.") % {"number": game.deal_number})
         return redirect("games:my_games")
     return render(request, "games/game_delete.html", {"game": game})
