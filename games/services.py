@@ -160,29 +160,30 @@ def boards_enter(*, game: Game) -> None:
 
     On equal figures the earlier win stays, since the boards break ties by who finished first.
     """
-    # One player's wins may finish at once in two games, whose own row locks do not meet:
-    # lock the player, so that one reads the entries only after the other has written them.
-    list(get_user_model().objects.select_for_update().filter(pk=game.owner_id).values_list("pk", flat=True))
-    figures = {
-        BoardEntry.Board.TIME: (game.elapsed_ms, game.moves),
-        BoardEntry.Board.MOVES: (game.moves, game.elapsed_ms),
-    }
-    scopes = board_scopes(game)
-    existing = {
-        (entry.board, entry.scope): entry
-        for entry in BoardEntry.objects.filter(user_id=game.owner_id, scope__in=scopes)
-    }
-    for board, (first, second) in figures.items():
-        for scope in scopes:
-            entry = existing.get((board, scope))
-            if entry is None:
-                BoardEntry.objects.create(
-                    user_id=game.owner_id, board=board, scope=scope, game=game,
-                    first=first, second=second, finished_at=game.finished_at,
-                )
-            elif (first, second, game.finished_at) < (entry.first, entry.second, entry.finished_at):
-                entry.game, entry.first, entry.second, entry.finished_at = game, first, second, game.finished_at
-                entry.save(update_fields=["game", "first", "second", "finished_at"])
+    with transaction.atomic():  # its own transaction when called alone (a claim, a re-rank)
+        # One player's wins may finish at once in two games, whose own row locks do not meet:
+        # lock the player, so that one reads the entries only after the other has written them.
+        list(get_user_model().objects.select_for_update().filter(pk=game.owner_id).values_list("pk", flat=True))
+        figures = {
+            BoardEntry.Board.TIME: (game.elapsed_ms, game.moves),
+            BoardEntry.Board.MOVES: (game.moves, game.elapsed_ms),
+        }
+        scopes = board_scopes(game)
+        existing = {
+            (entry.board, entry.scope): entry
+            for entry in BoardEntry.objects.filter(user_id=game.owner_id, scope__in=scopes)
+        }
+        for board, (first, second) in figures.items():
+            for scope in scopes:
+                entry = existing.get((board, scope))
+                if entry is None:
+                    BoardEntry.objects.create(
+                        user_id=game.owner_id, board=board, scope=scope, game=game,
+                        first=first, second=second, finished_at=game.finished_at,
+                    )
+                elif (first, second, game.finished_at) < (entry.first, entry.second, entry.finished_at):
+                    entry.game, entry.first, entry.second, entry.finished_at = game, first, second, game.finished_at
+                    entry.save(update_fields=["game", "first", "second", "finished_at"])
 
 
 def boards_rebuild(*, user_id: int) -> None:
