@@ -16,6 +16,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games import engine
+from games.game_rows import game_for_action, game_save_action
 from games.models import Action, BoardEntry, Game
 from games.ownership import Owner, owned_games
 from games.write_lock import serialized_writes
@@ -100,16 +101,20 @@ def game_act(
     # keeps the query count of a move at what production runs.  Without a savepoint, an
     # exception leaving the block would doom a transaction the caller holds, so refusals
     # (found before anything is written) leave the block normally and are raised after it.
+    # The row is read and written by games/game_rows.py: three statements, no ORM on the
+    # way, since this runs on every click.
+    refusal = None
     with serialized_writes(), transaction.atomic(savepoint=False):
+        game = game_for_action(owner, game_id)
         try:
-            game = owned_games(owner).select_for_update().get(pk=game_id)
+            if game is None:
+                raise Game.DoesNotExist("No such game of this owner.")
             if game.version != version:
                 raise StaleVersion(_("This page was out of date; here is the table as it is now."), game)
             state, move = _apply(game, kind, slot)
         except (Game.DoesNotExist, ActionRefused) as error:
             refusal = error
         else:
-            refusal = None
             now = now or timezone.now()
             game.elapsed_ms = elapsed_at(game, now)
             game.started_at = game.started_at or now
@@ -118,11 +123,10 @@ def game_act(
             if state.is_over:
                 game.finished_at = now
             game.version += 1
-            game.save()
-            Action.objects.create(
-                game=game, number=game.version, kind=kind, move=str(move) if move else "",
-                elapsed_ms=game.elapsed_ms,
-            )
+            # The row is locked (PostgreSQL) or the database is (SQLite), so the version
+            # read above still holds; the UPDATE checks it all the same.
+            if not game_save_action(game, was_version=version, kind=kind, move=str(move) if move else "", now=now):
+                raise RuntimeError(f"game {game.pk} changed under its lock")
             if state.status is engine.Status.WON:
                 game_rank(game=game)
     if refusal is not None:
