@@ -152,6 +152,8 @@ STORAGES = {
 # A year from the last day played (games/ownership.py saves the session once a day it is
 # used): a guest's games live as long as they keep coming back.
 SESSION_COOKIE_AGE = 60 * 60 * 24 * 365
+# Django's database sessions, read with a plain SELECT (games/sessions.py).
+SESSION_ENGINE = "games.sessions"
 AUTHENTICATION_BACKENDS = [
     # django-axes first: it refuses a login that is locked out before any password is checked.
     "axes.backends.AxesStandaloneBackend",
