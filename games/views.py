@@ -10,6 +10,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
+from django.middleware.csrf import get_token
 from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme
@@ -18,12 +19,12 @@ from django.utils.translation import ngettext
 from django.views.decorators.http import require_safe, require_POST
 
 from games import engine
-from games.board import cells, slots_html
 from games.forms import ActionForm, MoveForm, NewGameForm
 from games.models import Action, Game
 from games.ownership import owned_games, owner_of
 from games.selectors import my_games
 from games.services import ActionRefused, StaleVersion, elapsed_at, game_act, game_start
+from games.table import Status, grid_html, status_html
 
 MARK_MOVABLE = "mark_movable"
 
@@ -66,30 +67,43 @@ def _owned_game(request: HttpRequest, pk: int) -> Game:
         raise Http404(_("No such game here.")) from None
 
 
-def _board_context(request: HttpRequest, game: Game, note: str = "") -> dict:
-    state = game.state()
+def _board_context(request: HttpRequest, game: Game, note: str = "", *, oob: bool = False) -> dict:
+    """The game page's context: the table (grid and status bar, built by games/table.py)."""
     now = timezone.now()
     cap_ms = settings.ADDICTION_IDLE_CAP_SECONDS * 1000
     running = game.started_at is not None and not game.is_over
     idle_ms = int((now - game.last_action_at).total_seconds() * 1000) if running else 0
+    token = get_token(request)
+    mark_movable = request.session.get(MARK_MOVABLE, True)
+    status = Status(
+        note=note,
+        stuck=not game.is_over and game.state().position.is_stuck(),
+        elapsed_ms=elapsed_at(game, now),
+        tick_ms_left=max(0, cap_ms - idle_ms) if running else 0,
+        signed_in=request.user.is_authenticated,
+        oob=oob,
+    )
     return {
         "game": game,
-        "state": state,
-        "slots": slots_html(cells(state), over=game.is_over),
-        "note": note,
-        "stuck": not game.is_over and state.position.is_stuck(),
-        "mark_movable": request.session.get(MARK_MOVABLE, True),
-        "elapsed_ms": elapsed_at(game, now),
-        "tick_ms_left": max(0, cap_ms - idle_ms) if running else 0,
+        "grid": grid_html(game, csrf_token=token, mark_movable=mark_movable),
+        "status": status_html(game, status, csrf_token=token),
+        "mark_movable": mark_movable,
         "idle_cap": idle_cap_words(),
     }
+
+
+def _table(request: HttpRequest, game: Game, note: str = "", status: int = 200) -> HttpResponse:
+    """htmx's answer to an action or a reload: the grid, and the status bar out of band."""
+    context = _board_context(request, game, note, oob=True)
+    return HttpResponse(context["grid"] + context["status"], status=status)
 
 
 @require_safe
 def game_detail(request: HttpRequest, pk: int) -> HttpResponse:
     game = _owned_game(request, pk)
-    template = "games/_board.html" if request.htmx else "games/game.html"
-    return render(request, template, _board_context(request, game))
+    if request.htmx:
+        return _table(request, game)
+    return render(request, "games/game.html", _board_context(request, game))
 
 
 def _act(request: HttpRequest, pk: int, kind: str) -> HttpResponse:
@@ -114,7 +128,7 @@ def _act(request: HttpRequest, pk: int, kind: str) -> HttpResponse:
 def _answer(request: HttpRequest, game: Game, note: str = "", status: int = 200) -> HttpResponse:
     """htmx gets the grid and status bar; a plain form post is redirected to the game page."""
     if request.htmx:
-        return render(request, "games/_board.html", _board_context(request, game, note), status=status)
+        return _table(request, game, note, status)
     if status == 400:
         return render(request, "games/game.html", _board_context(request, game, note), status=status)
     if note:

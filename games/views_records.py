@@ -113,7 +113,7 @@ def game_replay_page(request: HttpRequest, pk: int, step: int = 0) -> HttpRespon
         raise Http404(_("This game has no such step."))
     action, state = states[step]
     context = {
-        "game": game, "state": state, "rows": cells(state, playable=False),
+        "game": game, "state": state, "rows": cells(state),
         "step": step, "last": last, "action": action, "error": error,
     }
     template = "games/_replay.html" if request.htmx else "games/replay.html"
