@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from django.urls import get_script_prefix, reverse
-from django.utils.html import format_html
+from django.utils.html import escape, format_html
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
@@ -29,11 +29,11 @@ from games.templatetags.games_extras import duration
 
 @lru_cache(maxsize=8192)
 def _url(prefix: str, name: str, *args) -> str:
-    return reverse(name, args=args)
+    return escape(reverse(name, args=args))
 
 
 def url(name: str, *args) -> str:
-    """reverse(), once per URL: a reversal costs about 15 µs, and a table shows seven."""
+    """reverse(), HTML-escaped, once per URL: a reversal costs about 15 µs, and a table shows seven."""
     return _url(get_script_prefix(), name, *args)
 
 
@@ -91,18 +91,17 @@ def _button(slot: str, card: str, label: str, over: bool, classes: str, face: st
     )
 
 
-def grid_html(game: Game, *, csrf_token: str, mark_movable: bool) -> SafeString:
+def grid_html(game: Game, *, csrf_token: str | None, mark_movable: bool) -> SafeString:
     """The form #grid: the slots, and the version they were drawn from."""
     move_url = url("games:move", game.pk)
     classes = "grid" + " mark-movable" * mark_movable + " over" * game.is_over
-    return format_html(
-        '<form id="grid" method="post" action="{0}" class="{1}"'
-        ' hx-post="{0}" hx-target="this" hx-swap="outerHTML" hx-sync="this:drop"'
-        ' data-version="{2}" data-status="{3}" data-moves="{4}" data-shuffles-left="{5}" aria-label="{6}">\n'
-        '<input type="hidden" name="csrfmiddlewaretoken" value="{7}">\n'
-        '<input type="hidden" name="version" value="{2}">\n{8}</form>\n',
-        move_url, classes, game.version, game.status, game.moves, game.shuffles_left, _("The table"),
-        csrf_token, slots_html(game.state(), over=game.is_over),
+    return mark_safe(
+        f'<form id="grid" method="post" action="{move_url}" class="{classes}"'
+        f' hx-post="{move_url}" hx-target="this" hx-swap="outerHTML" hx-sync="this:drop"'
+        f' data-version="{game.version}" data-status="{game.status}" data-moves="{game.moves}"'
+        f' data-shuffles-left="{game.shuffles_left}" aria-label="{_words(get_language())["table"]}">\n'
+        f'{_csrf_input(csrf_token)}<input type="hidden" name="version" value="{game.version}">\n'
+        f'{slots_html(game.state(), over=game.is_over)}</form>\n'
     )
 
 
@@ -121,26 +120,45 @@ class Status:
     oob: bool  # sent beside the grid, for htmx to swap in out of band
 
 
-def status_html(game: Game, status: Status, *, csrf_token: str) -> SafeString:
-    """The section #status: counters, the result or a note, and the actions."""
-    csrf = format_html('<input type="hidden" name="csrfmiddlewaretoken" value="{}">', csrf_token)
-    clock = duration(status.elapsed_ms)
-    counters = format_html(
-        '<dl class="counters">'
-        '<div><dt>{}</dt><dd>#{}</dd></div><div><dt>{}</dt><dd>{}</dd></div>'
-        '<div><dt>{}</dt><dd>{}</dd></div><div><dt>{}</dt><dd>'
-        '<time id="clock" data-elapsed-ms="{}" data-tick-ms-left="{}">{}</time></dd></div></dl>',
-        _("Deal"), game.deal_number, _("Moves"), game.moves, _("Shuffles left"), game.shuffles_left,
-        _("Time"), status.elapsed_ms, status.tick_ms_left, clock,
-    )
-    return format_html(
-        '<section id="status" class="status"{} aria-label="{}" data-error-text="{}" data-refused-text="{}">\n'
-        '{}\n<div class="note">{}{}</div>\n<div class="actions">{}</div>\n</section>\n',
-        mark_safe(' hx-swap-oob="true"') if status.oob else "", _("Game status"),
-        _("The server could not be reached. Nothing was changed; try again."),
-        _("The server refused that. Reload the page to see the game as it is."),
-        counters, format_html('<p class="warning">{}</p>', status.note) if status.note else "",
-        _result(game, status), _actions(game, status, csrf),
+@lru_cache(maxsize=None)
+def _words(language: str) -> dict[str, str]:
+    """The status bar's fixed words in ``language``, translated and HTML-escaped once."""
+    return {key: escape(text) for key, text in {
+        "table": _("The table"), "status": _("Game status"),
+        "error": _("The server could not be reached. Nothing was changed; try again."),
+        "refused": _("The server refused that. Reload the page to see the game as it is."),
+        "deal": _("Deal"), "moves": _("Moves"), "shuffles_left": _("Shuffles left"), "time": _("Time"),
+        "undo": _("Undo"), "give_up": _("Give up"), "confirm": _("Give up this game? It will count as lost."),
+        "new_game": _("New game"), "deal_board": _("Leaderboard of this deal"), "replay": _("Replay"),
+        "verify": _("Verify"), "sign_up": _("Sign up to put this win on the leaderboards"),
+    }.items()}
+
+
+@lru_cache(maxsize=64)
+def _shuffle_words(language: str, left: int) -> str:
+    return escape(ngettext("Shuffle (%(left)s left)", "Shuffle (%(left)s left)", left) % {"left": left})
+
+
+def status_html(game: Game, status: Status, *, csrf_token: str | None) -> SafeString:
+    """The section #status: counters, the result or a note, and the actions.
+
+    Every value written into the markup below is a number, a URL from ``url``, a phrase
+    from ``_words`` (all escaped once) or escaped here.
+    """
+    words = _words(get_language())
+    oob = ' hx-swap-oob="true"' if status.oob else ""
+    note = f'<p class="warning">{escape(status.note)}</p>' if status.note else ""
+    return mark_safe(
+        f'<section id="status" class="status"{oob} aria-label="{words["status"]}"'
+        f' data-error-text="{words["error"]}" data-refused-text="{words["refused"]}">\n'
+        f'<dl class="counters">'
+        f'<div><dt>{words["deal"]}</dt><dd>#{game.deal_number}</dd></div>'
+        f'<div><dt>{words["moves"]}</dt><dd>{game.moves}</dd></div>'
+        f'<div><dt>{words["shuffles_left"]}</dt><dd>{game.shuffles_left}</dd></div>'
+        f'<div><dt>{words["time"]}</dt><dd><time id="clock" data-elapsed-ms="{status.elapsed_ms}"'
+        f' data-tick-ms-left="{status.tick_ms_left}">{duration(status.elapsed_ms)}</time></dd></div></dl>\n'
+        f'<div class="note">{note}{_result(game, status)}</div>\n'
+        f'<div class="actions">{_actions(game, status, words, csrf_token)}</div>\n</section>\n'
     )
 
 
@@ -161,46 +179,55 @@ def _result(game: Game, status: Status) -> str:
     return ""
 
 
-def _actions(game: Game, status: Status, csrf: str) -> str:
-    new_game = format_html(
-        '<form method="post" action="{}" class="inline">{}<button type="submit"{}>{}</button></form>',
-        url("games:new"), csrf, mark_safe(' class="primary"') if game.is_over else "", _("New game"),
+def _csrf_input(csrf_token: str | None) -> str:
+    """The hidden CSRF field of a form posted without htmx; htmx sends the token in a header."""
+    return f'<input type="hidden" name="csrfmiddlewaretoken" value="{csrf_token}">' if csrf_token else ""
+
+
+def _actions(game: Game, status: Status, words: dict[str, str], csrf_token: str | None) -> str:
+    # A new game is a page of its own: with htmx the form is boosted (posted by htmx, the
+    # CSRF token in its header, the answer swapped in as a whole page), without it posted.
+    new_url, csrf = url("games:new"), _csrf_input(csrf_token)
+    primary = ' class="primary"' if game.is_over else ""
+    new_game = (
+        f'<form method="post" action="{new_url}" class="inline" hx-boost="true">{csrf}'
+        f'<button type="submit"{primary}>{words["new_game"]}</button></form>'
     )
     if game.is_over:
         links = [
-            (url("games:deal_leaderboard", game.deal_number), _("Leaderboard of this deal")),
-            (url("games:replay_start", game.pk), _("Replay")),
-            (url("games:verify", game.pk), _("Verify")),
+            (url("games:deal_leaderboard", game.deal_number), words["deal_board"]),
+            (url("games:replay_start", game.pk), words["replay"]),
+            (url("games:verify", game.pk), words["verify"]),
         ]
         if game.status == Game.Status.WON and not status.signed_in:
-            links.append((url("games:signup"), _("Sign up to put this win on the leaderboards")))
-        again = format_html(
-            '<form method="post" action="{}" class="inline">{}'
-            '<input type="hidden" name="deal_number" value="{}"><button type="submit">{}</button></form>',
-            url("games:new"), csrf, game.deal_number,
-            _("Play deal #%(number)s again") % {"number": game.deal_number},
+            links.append((url("games:signup"), words["sign_up"]))
+        after = " · ".join(f'<a href="{href}">{text}</a>' for href, text in links)
+        again = escape(_("Play deal #%(number)s again") % {"number": game.deal_number})
+        return (
+            f'<p class="after-game">{after}</p>{new_game}'
+            f'<form method="post" action="{new_url}" class="inline" hx-boost="true">{csrf}'
+            f'<input type="hidden" name="deal_number" value="{game.deal_number}">'
+            f'<button type="submit">{again}</button></form>'
         )
-        after = mark_safe(" · ".join(format_html('<a href="{}">{}</a>', href, text) for href, text in links))
-        return format_html('<p class="after-game">{}</p>{}{}', after, new_game, again)
     left = game.shuffles_left
-    forms = [
-        _action_form(game, "games:undo", csrf, _("Undo"), disabled=not game.state().can_undo),
-        _action_form(game, "games:shuffle", csrf, ngettext("Shuffle (%(left)s left)", "Shuffle (%(left)s left)", left)
-                     % {"left": left}, disabled=not left, primary=status.stuck),
-        _action_form(game, "games:resign", csrf, _("Give up"),
-                     confirm=_("Give up this game? It will count as lost.")),
-    ]
-    return mark_safe("".join(forms) + new_game)
+    return (
+        _action_form(game, "games:undo", csrf, words["undo"], disabled=not game.state().can_undo)
+        + _action_form(game, "games:shuffle", csrf, _shuffle_words(get_language(), left),
+                       disabled=not left, primary=status.stuck)
+        + _action_form(game, "games:resign", csrf, words["give_up"], confirm=words["confirm"])
+        + new_game
+    )
 
 
 def _action_form(game: Game, name: str, csrf: str, text: str, *, disabled: bool = False,
                  primary: bool = False, confirm: str = "") -> str:
     """A form that posts one action with the version it was drawn from, by htmx or plainly."""
     action_url = url(name, game.pk)
-    return format_html(
-        '<form method="post" action="{0}" class="inline" hx-post="{0}" hx-target="#grid" hx-swap="outerHTML"'
-        ' hx-sync="#grid:drop"{1}>{2}<input type="hidden" name="version" value="{3}">'
-        '<button type="submit"{4}{5}>{6}</button></form>',
-        action_url, format_html(' hx-confirm="{}"', confirm) if confirm else "", csrf, game.version,
-        mark_safe(' class="primary"') if primary else "", mark_safe(" disabled") if disabled else "", text,
+    confirm = f' hx-confirm="{confirm}"' if confirm else ""
+    button = (' class="primary"' if primary else "") + (" disabled" if disabled else "")
+    return (
+        f'<form method="post" action="{action_url}" class="inline" hx-post="{action_url}" hx-target="#grid"'
+        f' hx-swap="outerHTML" hx-sync="#grid:drop"{confirm}>{csrf}'
+        f'<input type="hidden" name="version" value="{game.version}">'
+        f'<button type="submit"{button}>{text}</button></form>'
     )

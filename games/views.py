@@ -67,13 +67,18 @@ def _owned_game(request: HttpRequest, pk: int) -> Game:
         raise Http404(_("No such game here.")) from None
 
 
-def _board_context(request: HttpRequest, game: Game, note: str = "", *, oob: bool = False) -> dict:
-    """The game page's context: the table (grid and status bar, built by games/table.py)."""
+def _board_context(request: HttpRequest, game: Game, note: str = "", *, partial: bool = False) -> dict:
+    """The game page's context: the table (grid and status bar, built by games/table.py).
+
+    A ``partial`` table is htmx's answer: the status bar is swapped in out of band, and
+    the forms carry no CSRF field, since htmx sends the token in a header (base.html).
+    That spares a new masked token, and the CSRF cookie sent again with it, on every click.
+    """
     now = timezone.now()
     cap_ms = settings.ADDICTION_IDLE_CAP_SECONDS * 1000
     running = game.started_at is not None and not game.is_over
     idle_ms = int((now - game.last_action_at).total_seconds() * 1000) if running else 0
-    token = get_token(request)
+    token = None if partial else get_token(request)
     mark_movable = request.session.get(MARK_MOVABLE, True)
     status = Status(
         note=note,
@@ -81,7 +86,7 @@ def _board_context(request: HttpRequest, game: Game, note: str = "", *, oob: boo
         elapsed_ms=elapsed_at(game, now),
         tick_ms_left=max(0, cap_ms - idle_ms) if running else 0,
         signed_in=request.user.is_authenticated,
-        oob=oob,
+        oob=partial,
     )
     return {
         "game": game,
@@ -94,14 +99,14 @@ def _board_context(request: HttpRequest, game: Game, note: str = "", *, oob: boo
 
 def _table(request: HttpRequest, game: Game, note: str = "", status: int = 200) -> HttpResponse:
     """htmx's answer to an action or a reload: the grid, and the status bar out of band."""
-    context = _board_context(request, game, note, oob=True)
+    context = _board_context(request, game, note, partial=True)
     return HttpResponse(context["grid"] + context["status"], status=status)
 
 
 @require_safe
 def game_detail(request: HttpRequest, pk: int) -> HttpResponse:
     game = _owned_game(request, pk)
-    if request.htmx:
+    if request.htmx and not request.htmx.boosted:  # a boosted request wants the whole page
         return _table(request, game)
     return render(request, "games/game.html", _board_context(request, game))
 

@@ -228,6 +228,8 @@ def test_give_up_then_play_the_same_deal_again(live_server, page: Page, opening)
     expect(page.locator("#grid .slot").first).to_be_disabled()
 
     page.get_by_role("button", name=f"Play deal #{DEAL} again").click()
+    # htmx posts the boosted form, swaps the new page in and then changes the address.
+    expect(page).not_to_have_url(re.compile(rf"/game/{game_id}/$"))
     expect(page).to_have_url(GAME_URL)
     new_id = int(GAME_URL.search(page.url).group(1))
     assert new_id != game_id
@@ -236,3 +238,7 @@ def test_give_up_then_play_the_same_deal_again(live_server, page: Page, opening)
     expect(page.locator("#status .counters")).to_contain_text(f"#{DEAL}")
     assert table(page) == cards_of(opening)
     assert Game.objects.get(pk=new_id).deal_number == DEAL
+    # The page htmx swapped in plays on: its moves post with the CSRF header.
+    slot(page, slot_name(first_move_to_a_gap(opening).src)).click()
+    expect(page.locator("#grid")).to_have_attribute("data-moves", "1")
+    assert Action.objects.filter(game_id=new_id).count() == 1

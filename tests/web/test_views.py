@@ -87,6 +87,36 @@ def test_htmx_gets_only_the_grid_and_the_status_bar(client, game):
         assert_board_is(board, game)
 
 
+def test_htmx_answers_rely_on_the_csrf_header_and_keep_the_cookie():
+    """htmx sends the page's token in X-CSRFToken, so its answers need no form field, and
+    they leave the CSRF cookie alone; the page itself has both, for posts without htmx."""
+    browser = Client(enforce_csrf_checks=True)
+    page = browser.get(browser.get("/deal/5/").url)
+    html = page.content.decode()
+    token = re.search(r'"X-CSRFToken": "([^"]+)"', html).group(1)
+    assert html.count('name="csrfmiddlewaretoken"') >= 5  # the grid, the four actions' forms
+    game = Game.objects.get(pk=int(page.request["PATH_INFO"].strip("/").split("/")[-1]))
+    slot = a_movable_slot(game)
+    for answer in (
+        browser.post(f"/game/{game.pk}/move/", {"version": 0, "slot": f"{slot[0]}-{slot[1]}"},
+                     HTTP_X_CSRFTOKEN=token, **HTMX),
+        browser.post(f"/game/{game.pk}/undo/", {"version": 1}, HTTP_X_CSRFTOKEN=token, **HTMX),
+        browser.get(f"/game/{game.pk}/", **HTMX),
+    ):
+        assert answer.status_code == 200
+        assert "csrfmiddlewaretoken" not in answer.content.decode()
+        assert settings.CSRF_COOKIE_NAME not in answer.cookies
+    assert Game.objects.get(pk=game.pk).version == 2
+
+
+def test_new_game_forms_are_boosted_and_a_boosted_game_page_is_whole(client, game):
+    html = play(client, game, a_movable_slot(game)).content.decode()
+    assert re.search(r'<form method="post" action="/new/" class="inline" hx-boost="true">', html)
+    # htmx follows the boosted post's redirect with its headers: that page must come whole.
+    page = client.get(f"/game/{game.pk}/", HTTP_HX_REQUEST="true", HTTP_HX_BOOSTED="true")
+    assert "<html" in page.content.decode() and "hx-swap-oob" not in page.content.decode()
+
+
 def test_an_htmx_move_answers_with_the_new_board(client, game):
     before = game.state()
     slot = a_movable_slot(game)
