@@ -120,8 +120,9 @@ def free_port() -> int:
 
 
 def worker_options(workers: int, threads: int) -> list[str]:
+    """gthread workers (keep-alive connections); --threads 0 means gunicorn's sync workers."""
     options = ["--workers", str(workers)]
-    if threads > 1:
+    if threads > 0:
         options += ["--worker-class", "gthread", "--threads", str(threads)]
     return options
 
@@ -511,7 +512,7 @@ def main() -> None:
     parser.add_argument("--warmup", type=float, default=2, help="unmeasured play before the measured phases")
     parser.add_argument("--postgres", action="store_true", help="a throwaway PostgreSQL cluster instead of SQLite")
     parser.add_argument("--workers", type=int, default=2, help="gunicorn worker processes")
-    parser.add_argument("--threads", type=int, default=2, help="threads per worker; above 1, gthread workers")
+    parser.add_argument("--threads", type=int, default=2, help="threads per gthread worker; 0 for sync workers")
     parser.add_argument("--clients", type=int, default=2, help="client processes the players are spread over")
     parser.add_argument("--seed", type=int, default=2026)
     args = parser.parse_args()
@@ -519,7 +520,7 @@ def main() -> None:
         sys.exit(f"{GUNICORN} not found: run `python3 dev.py test` once to make the virtual environment")
     if args.postgres and not available():
         sys.exit("PostgreSQL server programs (initdb, pg_ctl, postgres) not found")
-    worker_kind = f"gthread x {args.threads} threads" if args.threads > 1 else "sync"
+    worker_kind = f"gthread x {args.threads} threads" if args.threads > 0 else "sync"
     print(f"{args.players} players, {args.seconds:g} s per phase, {'PostgreSQL' if args.postgres else 'SQLite'}, "
           f"gunicorn {args.workers} {worker_kind} workers, {args.clients} client processes, "
           f"{os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f}", flush=True)

@@ -4,7 +4,7 @@
 cost it about 0.7 ms of server time each time, almost all of it spent building the same
 SQL again (the query compiler, the model machinery).  Here the SQL is written once per
 database vendor, and each call only executes it: a tenth of the cost.  The values go
-through the fields' own conversions both ways (``get_db_prep_save`` and the database's
+through the fields' own conversions both ways (``get_db_prep_value`` and the database's
 converters), so a row read or written here is exactly what the ORM reads or writes;
 tests/web/test_game_rows.py checks that against the ORM on the database under test.
 
@@ -95,12 +95,15 @@ def game_save_action(game: Game, *, was_version: int, kind: str, move: str, now:
     """Write the columns an action changed, if the row is still at ``was_version``, and log
     the action as number ``game.version``.  False, with nothing written, if it was not."""
     sql, fields = _update(connection.vendor)
-    values = [field.get_db_prep_save(getattr(game, field.attname), connection) for field in fields]
+    # prepared=True: the values are already the fields' Python types (set by game_act), so
+    # only the database's own adaptation (of times, on SQLite) is left to do.
+    values = [field.get_db_prep_value(getattr(game, field.attname), connection, prepared=True) for field in fields]
     with connection.cursor() as cursor:
         cursor.execute(sql, [*values, game.pk, was_version])
         if cursor.rowcount != 1:
             return False
         sql, fields = _insert(connection.vendor)
         action = (game.pk, game.version, kind, move, game.elapsed_ms, now)
-        cursor.execute(sql, [field.get_db_prep_save(value, connection) for field, value in zip(fields, action)])
+        cursor.execute(sql, [field.get_db_prep_value(value, connection, prepared=True)
+                             for field, value in zip(fields, action)])
     return True

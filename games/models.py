@@ -1,5 +1,7 @@
 """What the server keeps of each game: its current state, and the log that replays to it."""
 
+import threading
+
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
@@ -73,16 +75,18 @@ class Game(models.Model):
         cached = self.__dict__.get("_engine_state")
         if cached is not None and cached[0] == key:
             return cached[1]
-        state = engine.GameState(
-            position=engine.Position.parse(self.position),
-            seed=int(self.seed),
-            deal_number=self.deal_number,
-            moves=self.moves,
-            shuffles_used=self.shuffles_used,
-            history=tuple(engine.Move.parse(text) for text in self.history.split()),
-            status=engine.Status(self.status),
-            resigned=self.resigned,
-        )
+        state = _recent_states.get(key)
+        if state is None:
+            state = engine.GameState(
+                position=engine.Position.parse(self.position),
+                seed=int(self.seed),
+                deal_number=self.deal_number,
+                moves=self.moves,
+                shuffles_used=self.shuffles_used,
+                history=tuple(engine.Move.parse(text) for text in self.history.split()),
+                status=engine.Status(self.status),
+                resigned=self.resigned,
+            )
         self._engine_state = (key, state)
         return state
 
@@ -93,11 +97,37 @@ class Game(models.Model):
         self.history = " ".join(str(move) for move in state.history)
         self.status = state.status.value
         self.resigned = state.resigned
-        self._engine_state = (self._state_key(), state)
+        key = self._state_key()
+        self._engine_state = (key, state)
+        _recent_states.put(key, state)
 
     def _state_key(self) -> tuple:
         return (self.position, self.history, self.moves, self.shuffles_used, self.status,
                 self.resigned, self.seed, self.deal_number)
+
+
+class _RecentStates:
+    """The engine states last written, by their columns: the next click on a game usually
+    comes to the same process, which then need not parse the row's text again.  The key is
+    every column the state is made of, so a hit is the very state those columns hold."""
+
+    def __init__(self, size: int):
+        self.size = size
+        self.states: dict[tuple, engine.GameState] = {}
+        self.lock = threading.Lock()
+
+    def get(self, key: tuple) -> engine.GameState | None:
+        return self.states.get(key)
+
+    def put(self, key: tuple, state: engine.GameState) -> None:
+        with self.lock:
+            if len(self.states) >= self.size:  # forget the oldest half
+                for old in list(self.states)[: self.size // 2]:
+                    del self.states[old]
+            self.states[key] = state
+
+
+_recent_states = _RecentStates(10_000)
 
 
 class Action(models.Model):

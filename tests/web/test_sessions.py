@@ -45,3 +45,25 @@ def test_tampered_data_reads_empty(db):
     store.save()
     Session.objects.filter(session_key=store.session_key).update(session_data="not-signed:data")
     assert SessionStore(store.session_key).get("addiction_guest") is None
+
+
+def test_a_decoded_session_is_a_copy_each_time(db):
+    store = SessionStore()
+    store["addiction_guest"] = "a-token"
+    store["nested"] = {"list": [1, 2]}
+    store.save()
+    first = SessionStore(store.session_key)
+    first["nested"]["list"].append(3)  # changed in memory, never saved
+    first["addiction_guest"] = "changed"
+    again = SessionStore(store.session_key)
+    assert again["nested"] == {"list": [1, 2]} and again["addiction_guest"] == "a-token"
+
+
+def test_a_changed_session_decodes_anew(db):
+    store = SessionStore()
+    store["addiction_guest"] = "a-token"
+    store.save()
+    assert SessionStore(store.session_key)["addiction_guest"] == "a-token"
+    store["addiction_guest"] = "another"
+    store.save()
+    assert SessionStore(store.session_key)["addiction_guest"] == "another"
