@@ -23,8 +23,10 @@ class Game(models.Model):
         WON = "won", _("won")
         LOST = "lost", _("lost")
 
+    # No index of its own: the indexes below begin with it.
     owner = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE, related_name="games"
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE, related_name="games",
+        db_index=False,
     )
     guest_token = models.CharField(max_length=64, blank=True, db_index=True)
     deal_number = models.BigIntegerField()
@@ -50,7 +52,6 @@ class Game(models.Model):
         ordering = ["-last_action_at", "-created_at"]
         indexes = [
             models.Index(fields=["owner", "status", "finished_at"], name="game_owner_status_finished"),
-            models.Index(fields=["owner", "last_action_at"], name="game_owner_last_action"),
         ]
         constraints = [
             models.CheckConstraint(condition=Q(shuffles_used__lte=engine.SHUFFLES), name="game_shuffles_at_most_3"),
@@ -140,7 +141,8 @@ class Action(models.Model):
         SHUFFLE = "shuffle", _("shuffle")
         RESIGN = "resign", _("resign")
 
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="actions")
+    # No index of its own: the unique (game, number) below begins with it.
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="actions", db_index=False)
     number = models.PositiveIntegerField()
     kind = models.CharField(max_length=8, choices=Kind.choices)
     move = models.CharField(max_length=16, blank=True, help_text=_("The move played, or taken back by undo."))
@@ -169,7 +171,10 @@ class BoardEntry(models.Model):
         TIME = "time", _("Best time")
         MOVES = "moves", _("Fewest moves")
 
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="board_entries")
+    # No index of its own: the unique (user, board, scope) below begins with it.
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="board_entries", db_index=False
+    )
     board = models.CharField(max_length=5, choices=Board.choices)
     scope = models.CharField(max_length=32)
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="board_entries")

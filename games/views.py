@@ -93,7 +93,7 @@ def _board_context(request: HttpRequest, game: Game, note: str = "", *, partial:
         "grid": grid_html(game, csrf_token=token, mark_movable=mark_movable),
         "status": status_html(game, status, csrf_token=token),
         "mark_movable": mark_movable,
-        "idle_cap": idle_cap_words(),
+        "idle_cap": "" if partial else idle_cap_words(),
     }
 
 
