@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.contrib import messages
+from django.core.exceptions import ValidationError
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.middleware.csrf import get_token
 from django.shortcuts import redirect, render
@@ -19,7 +20,7 @@ from django.utils.translation import ngettext
 from django.views.decorators.http import require_safe, require_POST
 
 from games import engine
-from games.forms import ActionForm, MoveForm, NewGameForm
+from games.forms import NewGameForm, clean_action
 from games.models import Action, Game
 from games.ownership import owned_games, owner_of
 from games.selectors import my_games
@@ -112,15 +113,13 @@ def game_detail(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 def _act(request: HttpRequest, pk: int, kind: str) -> HttpResponse:
-    form = (MoveForm if kind == Action.Kind.MOVE else ActionForm)(request.POST)
-    if not form.is_valid():
+    try:
+        version, slot = clean_action(request.POST, with_slot=kind == Action.Kind.MOVE)
+    except ValidationError:
         game = _owned_game(request, pk)
         return _answer(request, game, _("That request was not understood."), status=400)
-    slot = form.cleaned_slot() if kind == Action.Kind.MOVE else None
     try:
-        game = game_act(
-            owner=owner_of(request), game_id=pk, version=form.cleaned_data["version"], kind=kind, slot=slot
-        )
+        game = game_act(owner=owner_of(request), game_id=pk, version=version, kind=kind, slot=slot)
     except Game.DoesNotExist:
         raise Http404(_("No such game here.")) from None
     except StaleVersion as stale:
