@@ -61,6 +61,7 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
+    "games.ownership.GuestCookieMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -149,8 +150,8 @@ STORAGES = {
     "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
 }
 
-# A year from the last day played (games/ownership.py saves the session once a day it is
-# used): a guest's games live as long as they keep coming back.
+# A year from the last day played (games/ownership.py saves a signed-in player's session,
+# and sends a guest's cookie again, once a day): games live as long as players come back.
 SESSION_COOKIE_AGE = 60 * 60 * 24 * 365
 # Django's database sessions, read with a plain SELECT (games/sessions.py).
 SESSION_ENGINE = "games.sessions"

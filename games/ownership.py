@@ -1,22 +1,33 @@
 """Who owns a game: the one place that decides, so accounts can grow from it.
 
-A guest's games are tied to a random token kept in their browser session; a signed-in
-player's games to their account.  Every view finds games through ``owned_games``, so a
-game that is not yours is simply not found (404).
+A signed-in player's games are tied to their account.  A guest's games are tied to a
+random token kept in a cookie of its own, ``addiction_guest``: unguessable like a session
+key, HttpOnly, Secure in production, SameSite=Lax.  A guest therefore needs no session,
+and their clicks no session read.  The cookie lives a year from the last day it was used
+(it is sent again once a day), so a guest who keeps playing never loses their games.
+Signing up or logging in gives the guest's games to the account and drops the cookie
+(games/signals.py); after logging out, the browser is a new guest.
+
+Every view finds games through ``owned_games``, so a game that is not yours is simply
+not found (404).  ``GuestCookieMiddleware`` writes the cookie changes decided here.
 """
 
 from __future__ import annotations
 
+import re
 import secrets
 from dataclasses import dataclass
 from datetime import date
 
+from django.conf import settings
 from django.db.models import Q, QuerySet
 
 from games.models import Game
 
-SESSION_KEY = "addiction_guest"
-SEEN_KEY = "addiction_seen"
+GUEST_COOKIE = "addiction_guest"
+SEEN_KEY = "addiction_seen"  # a signed-in player's session: the last day it was saved
+_TOKEN = re.compile(r"[A-Za-z0-9_-]{32}")
+_SET, _FORGET = "_addiction_guest_set", "_addiction_guest_forget"
 
 
 @dataclass(frozen=True)
@@ -37,26 +48,61 @@ class Owner:
         return {"owner_id": self.user_id, "guest_token": "" if self.user_id else self.guest_token}
 
 
+def guest_cookie_token(value: str) -> str:
+    """The token in a guest cookie's value ("<token>.<day>"), or "" if it holds none."""
+    token, _dot, _day = value.partition(".")
+    return token if _TOKEN.fullmatch(token) else ""
+
+
+def guest_token(request) -> str:
+    """The guest token the browser sent, or ""."""
+    return guest_cookie_token(request.COOKIES.get(GUEST_COOKIE, ""))
+
+
 def owner_of(request, *, create: bool = False) -> Owner:
     """The owner behind ``request``; with ``create``, a guest gets a token on first use."""
     user = getattr(request, "user", None)
     if user is not None and user.is_authenticated:
         _keep_session(request)
-        return Owner(user_id=user.pk, guest_token=request.session.get(SESSION_KEY, ""))
-    token = request.session.get(SESSION_KEY, "")
+        return Owner(user_id=user.pk, guest_token="")
+    value = request.COOKIES.get(GUEST_COOKIE, "")
+    token = guest_cookie_token(value)
     if not token and create:
-        token = request.session[SESSION_KEY] = secrets.token_urlsafe(24)
-    if token:
-        _keep_session(request)
+        token = secrets.token_urlsafe(24)
+    if token and value != f"{token}.{date.today().isoformat()}":
+        setattr(request, _SET, token)  # new, or not yet sent again today
     return Owner(user_id=None, guest_token=token)
 
 
+def forget_guest(request) -> None:
+    """Drop the browser's guest cookie (its games now belong to an account)."""
+    setattr(request, _FORGET, True)
+
+
 def _keep_session(request) -> None:
-    """Save the session once a day it is used, so that its expiry (a year) counts from the
-    last day played: a guest who plays every day must never lose their games to it."""
+    """Save a signed-in player's session once a day it is used, so that its expiry (a
+    year) counts from the last day played."""
     today = date.today().isoformat()
     if request.session.get(SEEN_KEY) != today:
         request.session[SEEN_KEY] = today
+
+
+class GuestCookieMiddleware:
+    """Writes the guest cookie that ``owner_of`` made or refreshed, or deletes it."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        response = self.get_response(request)
+        if getattr(request, _FORGET, False):
+            response.delete_cookie(GUEST_COOKIE, samesite="Lax")
+        elif token := getattr(request, _SET, ""):
+            response.set_cookie(
+                GUEST_COOKIE, f"{token}.{date.today().isoformat()}", max_age=settings.SESSION_COOKIE_AGE,
+                secure=settings.SESSION_COOKIE_SECURE, httponly=True, samesite="Lax",
+            )
+        return response
 
 
 def owned_games(owner: Owner) -> QuerySet[Game]:

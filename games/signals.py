@@ -3,11 +3,12 @@
 from django.contrib.auth.signals import user_logged_in
 from django.dispatch import receiver
 
-from games.ownership import SESSION_KEY
+from games.ownership import forget_guest, guest_token
 from games.services import games_claim
 
 
 @receiver(user_logged_in)
 def claim_guest_games(sender, request, user, **kwargs) -> None:
-    if request is not None and hasattr(request, "session"):
-        games_claim(user=user, guest_token=request.session.get(SESSION_KEY, ""))
+    if request is not None and hasattr(request, "COOKIES"):
+        games_claim(user=user, guest_token=guest_token(request))
+        forget_guest(request)  # the games are the account's now; a later guest starts afresh

@@ -27,7 +27,7 @@ from games.selectors import my_games
 from games.services import ActionRefused, StaleVersion, elapsed_at, game_act, game_start
 from games.table import Status, grid_html, status_html
 
-MARK_MOVABLE = "mark_movable"
+MARK_MOVABLE_COOKIE = "addiction_mark_movable"  # "0" when the player turned the marking off
 
 
 @require_safe
@@ -80,7 +80,7 @@ def _board_context(request: HttpRequest, game: Game, note: str = "", *, partial:
     running = game.started_at is not None and not game.is_over
     idle_ms = int((now - game.last_action_at).total_seconds() * 1000) if running else 0
     token = None if partial else get_token(request)
-    mark_movable = request.session.get(MARK_MOVABLE, True)
+    mark_movable = request.COOKIES.get(MARK_MOVABLE_COOKIE) != "0"
     status = Status(
         note=note,
         stuck=not game.is_over and game.state().position.is_stuck(),
@@ -159,13 +159,17 @@ game_resign = _action_view(Action.Kind.RESIGN)
 
 @require_POST
 def mark_movable(request: HttpRequest) -> HttpResponse:
-    """Turn the marking of cards that can move on or off, for this browser."""
-    request.session[MARK_MOVABLE] = request.POST.get("on") == "1"
+    """Turn the marking of cards that can move on or off, for this browser (a cookie)."""
     back = request.POST.get("next", "")
     if not url_has_allowed_host_and_scheme(back, allowed_hosts={request.get_host()}, require_https=request.is_secure()):
         back = "/"
     # Not redirect(): it would try ``back`` as a URL name first, and "-1" is none (a 500).
-    return HttpResponseRedirect(back)
+    response = HttpResponseRedirect(back)
+    response.set_cookie(
+        MARK_MOVABLE_COOKIE, "1" if request.POST.get("on") == "1" else "0", max_age=settings.SESSION_COOKIE_AGE,
+        secure=settings.SESSION_COOKIE_SECURE, httponly=True, samesite="Lax",
+    )
+    return response
 
 
 @require_safe

@@ -14,6 +14,7 @@ import pytest
 
 from games import engine
 from games.models import Action, Game
+from games.ownership import GUEST_COOKIE, guest_cookie_token
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
 
@@ -66,6 +67,12 @@ def set_layout(game: Game, text: str, *, shuffles_used: int = 0, moves: int = 0,
     ))
     game.save()
     return game
+
+
+def guest_token_of(client) -> str:
+    """The guest token in ``client``'s guest cookie ("" without one)."""
+    cookie = client.cookies.get(GUEST_COOKIE)
+    return guest_cookie_token(cookie.value) if cookie is not None else ""
 
 
 def new_game(client, deal_number: int = 1) -> Game:

@@ -27,7 +27,7 @@ from django.test import Client
 
 from games import engine
 from games.models import Action, Game
-from games.ownership import SESSION_KEY as GUEST_KEY
+from games.ownership import GUEST_COOKIE, guest_cookie_token
 
 ACTIONS = ("move", "undo", "shuffle", "resign")
 SAFE_METHODS = {"GET", "HEAD", "OPTIONS", "TRACE"}
@@ -40,7 +40,7 @@ MAX_VERSION = 2**31 - 1
 
 @dataclass(frozen=True)
 class Identity:
-    """Who the server takes a browser for, read from its session as stored."""
+    """Who the server takes a browser for: its session as stored, and its guest cookie."""
 
     user_id: int | None
     token: str
@@ -52,12 +52,14 @@ class Identity:
 
 
 def identity(client: Client) -> Identity:
+    guest = client.cookies.get(GUEST_COOKIE)
+    token = guest_cookie_token(guest.value) if guest is not None else ""
     cookie = client.cookies.get(settings.SESSION_COOKIE_NAME)
     if cookie is None or not cookie.value:
-        return Identity(None, "")
+        return Identity(None, token)
     session = import_module(settings.SESSION_ENGINE).SessionStore(session_key=cookie.value)
     user = session.get(USER_KEY)
-    return Identity(int(user) if user else None, session.get(GUEST_KEY, ""))
+    return Identity(int(user), "") if user else Identity(None, token)
 
 
 @dataclass(eq=False)

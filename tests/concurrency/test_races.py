@@ -1,7 +1,7 @@
 """Several tabs of one game fire moves, undos and shuffles at once: nothing is lost or applied twice.
 
 Each tab is a thread with its own ``django.test.Client`` (and so its own database
-connection) holding the same session cookie, posting through the real HTTP layer as htmx
+connection) holding the same guest cookie, posting through the real HTTP layer as htmx
 does.  A ``threading.Barrier`` lines the tabs up so that their posts really collide.
 The race on the suite's database needs PostgreSQL (SQLite's shared in-memory test
 database cannot serve threads); the same race also runs on a SQLite file database.
@@ -24,6 +24,7 @@ from django.test import Client
 
 from games import engine
 from games.models import Action, Game
+from games.ownership import GUEST_COOKIE
 from tests.conftest import grid
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
@@ -93,7 +94,7 @@ def run_threads(count: int, target: Callable[[int], None]) -> None:
 
 
 def start_game(deal_number: int = 1) -> tuple[dict[str, str], int]:
-    """A guest's game started through the site: the session cookies and the game's id."""
+    """A guest's game started through the site: the browser's cookies and the game's id."""
     client = Client()
     response = client.post("/new/", {"deal_number": deal_number})
     assert response.status_code == 302, response.status_code
@@ -102,11 +103,11 @@ def start_game(deal_number: int = 1) -> tuple[dict[str, str], int]:
 
 
 def tab(cookies: dict[str, str]) -> Client:
-    """Another tab of the same browser: a client with the same session cookie."""
+    """Another tab of the same browser: a client with the same guest cookie."""
     client = Client()
     for name, value in cookies.items():
         client.cookies[name] = value
-    assert settings.SESSION_COOKIE_NAME in client.cookies
+    assert GUEST_COOKIE in client.cookies
     return client
 
 

@@ -15,9 +15,9 @@ from django.contrib.auth.models import User
 from django.test import Client
 
 from games.models import Action, BoardEntry, Game
-from games.ownership import SESSION_KEY, Owner
+from games.ownership import GUEST_COOKIE, Owner
 from games.services import game_act, game_delete
-from tests.conftest import HTMX, grid, new_game, play, snapshot, text_of
+from tests.conftest import HTMX, grid, guest_token_of, new_game, play, snapshot, text_of
 from tests.web.winning import guest_owner, play_with_client, quick_win, recorded_win, reseed, user_owner
 
 pytestmark = pytest.mark.django_db
@@ -209,10 +209,14 @@ def test_logging_in_with_the_form_claims_the_games_played_in_this_browser(client
     assert_claimed(guest_games, user)
 
 
-def test_force_login_claims_too(client, guest_games):
-    user = User.objects.create_user("ada", password=PASSWORD)
-    client.force_login(user)
-    assert_claimed(guest_games, user)
+def test_the_claim_drops_the_guest_cookie_and_a_guest_after_logout_is_new(client, guest_games):
+    token = guest_token_of(client)
+    response = signup(client, "ada")
+    assert response.cookies[GUEST_COOKIE].value == "" and response.cookies[GUEST_COOKIE]["max-age"] == 0
+    client.post("/accounts/logout/")
+    later = new_game(client, 9)
+    assert guest_token_of(client) not in ("", token)
+    assert Game.objects.get(pk=later.pk).owner_id is None
 
 
 def test_a_claimed_game_plays_on_from_where_it_was(client, guest_games):
@@ -233,7 +237,7 @@ def test_claiming_takes_only_this_browsers_games(client, guest_games):
     Game.objects.filter(pk=bobs.pk).update(owner=owner_already, guest_token="")
     signup(client, "ada")
     assert Game.objects.get(pk=theirs.pk).owner_id is None
-    assert Game.objects.get(pk=theirs.pk).guest_token == other_guest.session[SESSION_KEY]
+    assert Game.objects.get(pk=theirs.pk).guest_token == guest_token_of(other_guest)
     assert Game.objects.get(pk=bobs.pk).owner == owner_already
     assert Game.objects.filter(owner__username="ada").count() == len(guest_games)
 
@@ -243,19 +247,19 @@ def test_games_of_a_second_guest_session_go_to_the_account_that_logs_in_there(cl
     signup(client, "ada")
     client.post("/accounts/logout/")
     second = new_game(client, 2)  # a guest again, with a new token
-    bob = User.objects.create_user("bob", password=PASSWORD)
-    client.force_login(bob)
+    User.objects.create_user("bob", password=PASSWORD)
+    assert client.post("/accounts/login/", {"username": "bob", "password": PASSWORD}).status_code == 302
+    bob = User.objects.get(username="bob")
     assert Game.objects.get(pk=first.pk).owner.username == "ada"
     assert Game.objects.get(pk=second.pk).owner == bob
 
 
 def test_the_old_guest_token_no_longer_reaches_a_claimed_game(client, guest_games):
-    token = client.session[SESSION_KEY]
+    token = guest_token_of(client)
     signup(client, "ada")
+    assert guest_token_of(client) == ""  # the claim dropped the guest cookie
     stranger = Client()
-    session = stranger.session
-    session[SESSION_KEY] = token
-    session.save()
+    stranger.cookies[GUEST_COOKIE] = f"{token}.2026-11-29"
     for game in guest_games.values():
         assert stranger.get(f"/game/{game.pk}/").status_code == 404
 
@@ -322,7 +326,7 @@ def test_every_post_to_someone_elses_game_is_404_and_changes_nothing(victim, str
     stranger = Client() if stranger_kind == "anonymous" else make_player(stranger_kind, "stranger")
     # What a form could claim: the right version, a slot that moves, the owner's name and token.
     claims = {"slot": "{}-{}".format(*first_move_slot(playing)), "owner": playing.owner_id or "",
-              "guest_token": owner.session.get(SESSION_KEY, ""), "user": "victim"}
+              "guest_token": guest_token_of(owner), "user": "victim"}
     before = {game.pk: snapshot(game) for game in (playing, finished)}
     for game in (playing, finished):
         for kind in POSTS:

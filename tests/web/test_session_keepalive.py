@@ -1,33 +1,67 @@
-"""A guest's session (and with it their games) lives a year from the last day they played."""
+"""A player's games live a year from the last day they played: a guest's cookie and a
+signed-in player's session are sent again, or saved again, once a day they are used."""
 
 from datetime import date, timedelta
 
 import pytest
+from django.contrib.auth.models import User
 from django.contrib.sessions.models import Session
 
-from games.ownership import SEEN_KEY
+from games.ownership import GUEST_COOKIE, SEEN_KEY
+from tests.conftest import guest_token_of
 
 pytestmark = pytest.mark.django_db
 
+YEAR = 60 * 60 * 24 * 365
 
-def test_playing_on_a_later_day_pushes_the_session_expiry_back(client, monkeypatch):
+
+class Later(date):
+    @classmethod
+    def today(cls):
+        return date.today() + timedelta(days=40)
+
+
+def test_a_guest_has_a_cookie_for_a_year_and_no_session(client):
+    response = client.post("/new/", {"deal_number": 3})
+    cookie = response.cookies[GUEST_COOKIE]
+    assert cookie["max-age"] == YEAR and cookie["httponly"] and cookie["samesite"] == "Lax"
+    assert cookie.value == f"{guest_token_of(client)}.{date.today().isoformat()}"
+    assert len(guest_token_of(client)) == 32
+    assert not Session.objects.exists()
+
+
+def test_a_guest_playing_on_a_later_day_gets_the_cookie_again(client, monkeypatch):
+    game_url = client.post("/new/", {"deal_number": 3}).url
+    token = guest_token_of(client)
+    assert GUEST_COOKIE not in client.get(game_url).cookies  # the same day: not sent again
+    monkeypatch.setattr("games.ownership.date", Later)
+    response = client.get(game_url)
+    assert response.status_code == 200
+    assert response.cookies[GUEST_COOKIE].value == f"{token}.{Later.today().isoformat()}"
+    assert response.cookies[GUEST_COOKIE]["max-age"] == YEAR  # a year from the later day
+
+
+def test_a_guest_page_reads_no_session(client, django_assert_max_num_queries):
+    game_url = client.post("/new/", {"deal_number": 3}).url
+    with django_assert_max_num_queries(1):  # the game alone
+        assert client.get(game_url).status_code == 200
+
+
+@pytest.mark.parametrize("value", ["", "short.2026-11-29", "x" * 31 + "!.2026-11-29", "." * 40])
+def test_a_malformed_guest_cookie_owns_nothing_and_is_replaced_when_needed(client, value):
+    client.cookies[GUEST_COOKIE] = value
+    assert client.get("/my-games/").status_code == 200
+    assert guest_token_of(client) == ""
+    client.post("/new/", {"deal_number": 3})
+    assert len(guest_token_of(client)) == 32
+
+
+def test_a_signed_in_players_session_is_saved_again_on_a_later_day(client, monkeypatch):
+    client.force_login(User.objects.create_user("ada", password="lantern-plum-orchard-8"))
     game_url = client.post("/new/", {"deal_number": 3}).url
     key = client.session.session_key
     first = Session.objects.get(session_key=key).expire_date
-
-    class Tomorrow(date):
-        @classmethod
-        def today(cls):
-            return date.today() + timedelta(days=40)
-
-    monkeypatch.setattr("games.ownership.date", Tomorrow)
+    monkeypatch.setattr("games.ownership.date", Later)
     assert client.get(game_url).status_code == 200
-    later = Session.objects.get(session_key=key).expire_date
-    assert later > first  # saved again, so its year counts from now
-    assert client.session[SEEN_KEY] == Tomorrow.today().isoformat()
-
-
-def test_the_same_day_writes_no_session(client, django_assert_max_num_queries):
-    game_url = client.post("/new/", {"deal_number": 3}).url
-    with django_assert_max_num_queries(2):  # the session and the game; no session write
-        client.get(game_url)
+    assert Session.objects.get(session_key=key).expire_date > first  # its year counts from now
+    assert client.session[SEEN_KEY] == Later.today().isoformat()

@@ -10,6 +10,7 @@ from django.test import Client
 
 from games import engine
 from games.models import Action, Game
+from games.ownership import GUEST_COOKIE
 from tests.conftest import (
     HTMX, ONE_MOVE_FROM_STUCK, ONE_MOVE_FROM_WIN, STUCK, TWO_COLUMN_0_GAPS, act, grid, new_game, play,
     set_layout, snapshot, text_of,
@@ -364,12 +365,12 @@ def test_another_session_gets_404_on_the_game_and_its_posts(client, game):
     assert snapshot(game) == before
 
 
-def test_the_same_session_cookie_sees_the_same_game(client, game):
+def test_the_same_guest_cookie_sees_the_same_game(client, game):
     play(client, game, a_movable_slot(game))
     act(client, game, "shuffle")
     mine = grid(client.get(f"/game/{game.pk}/"))
     again = Client()
-    again.cookies[settings.SESSION_COOKIE_NAME] = client.cookies[settings.SESSION_COOKIE_NAME].value
+    again.cookies[GUEST_COOKIE] = client.cookies[GUEST_COOKIE].value
     theirs = grid(again.get(f"/game/{game.pk}/"))
     assert (theirs.position, theirs.version, theirs.moves, theirs.shuffles_left, theirs.status) == (
         mine.position, mine.version, mine.moves, mine.shuffles_left, mine.status,

@@ -33,8 +33,9 @@ from functools import cache
 
 from games import engine
 from games.models import Action, Game
-from games.ownership import SESSION_KEY, Owner
+from games.ownership import Owner
 from games.services import game_act, game_rank, game_start, seed_digest
+from tests.conftest import guest_token_of
 
 SEED = 20261129
 """The secret shuffle seed of every searched game."""
@@ -119,8 +120,8 @@ def user_owner(user) -> Owner:
 
 
 def guest_owner(client) -> Owner:
-    """The guest behind ``client``, once a page has given its session a token (e.g. ``/new/``)."""
-    return Owner(user_id=None, guest_token=client.session[SESSION_KEY])
+    """The guest behind ``client``, once a page has given it a guest cookie (e.g. ``/new/``)."""
+    return Owner(user_id=None, guest_token=guest_token_of(client))
 
 
 def quick_wins(count: int = 2, seed: int = SEED) -> list[Win]:
