@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import secrets
+from contextlib import nullcontext
 from dataclasses import dataclass
 from datetime import datetime
 from datetime import timezone as dt_timezone
@@ -96,41 +97,38 @@ def game_act(
     Raises ``Game.DoesNotExist`` for a game that is not the owner's, :class:`StaleVersion`
     when ``version`` is not the game's current one, and :class:`ActionRefused` for an
     action the rules refuse.  A refused action changes nothing.
+
+    The game is read without a lock and written back with a compare-and-set: the UPDATE
+    applies only if the row is still at ``version`` (games/game_rows.py), under the row
+    lock the UPDATE itself takes.  Of two tabs or a double click that read the same
+    version, one writes and the other gets :class:`StaleVersion` with the game as it is
+    now.  That spares every click a transaction of its own on PostgreSQL (BEGIN, SELECT
+    ... FOR UPDATE, COMMIT: two round trips more), and SQLite's write lock is held only
+    for the writing.  A winning move is written in one transaction with its ranking.
     """
-    # savepoint=False: outside a transaction this is the one real transaction; it also
-    # keeps the query count of a move at what production runs.  Without a savepoint, an
-    # exception leaving the block would doom a transaction the caller holds, so refusals
-    # (found before anything is written) leave the block normally and are raised after it.
-    # The row is read and written by games/game_rows.py: three statements, no ORM on the
-    # way, since this runs on every click.
-    refusal = None
-    with serialized_writes(), transaction.atomic(savepoint=False):
-        game = game_for_action(owner, game_id)
-        try:
-            if game is None:
-                raise Game.DoesNotExist("No such game of this owner.")
-            if game.version != version:
-                raise StaleVersion(_("This page was out of date; here is the table as it is now."), game)
-            state, move = _apply(game, kind, slot)
-        except (Game.DoesNotExist, ActionRefused) as error:
-            refusal = error
-        else:
-            now = now or timezone.now()
-            game.elapsed_ms = elapsed_at(game, now)
-            game.started_at = game.started_at or now
-            game.last_action_at = now
-            game.set_state(state)
-            if state.is_over:
-                game.finished_at = now
-            game.version += 1
-            # The row is locked (PostgreSQL) or the database is (SQLite), so the version
-            # read above still holds; the UPDATE checks it all the same.
-            if not game_save_action(game, was_version=version, kind=kind, move=str(move) if move else "", now=now):
-                raise RuntimeError(f"game {game.pk} changed under its lock")
-            if state.status is engine.Status.WON:
-                game_rank(game=game)
-    if refusal is not None:
-        raise refusal
+    game = game_for_action(owner, game_id)
+    if game is None:
+        raise Game.DoesNotExist("No such game of this owner.")
+    if game.version != version:
+        raise StaleVersion(_("This page was out of date; here is the table as it is now."), game)
+    state, move = _apply(game, kind, slot)
+    now = now or timezone.now()
+    game.elapsed_ms = elapsed_at(game, now)
+    game.started_at = game.started_at or now
+    game.last_action_at = now
+    game.set_state(state)
+    if state.is_over:
+        game.finished_at = now
+    game.version += 1
+    won = state.status is engine.Status.WON
+    with serialized_writes() if won else nullcontext(), transaction.atomic() if won else nullcontext():
+        if not game_save_action(game, was_version=version, kind=kind, move=str(move) if move else "", now=now):
+            current = game_for_action(owner, game_id)  # another tab or click got there first
+            if current is None:
+                raise Game.DoesNotExist("The game is gone.")
+            raise StaleVersion(_("This page was out of date; here is the table as it is now."), current)
+        if won:
+            game_rank(game=game)
     return game
 
 

@@ -10,6 +10,7 @@ import pytest
 
 from games import engine
 from games.models import Action, Game
+from games import services
 from games.ownership import Owner
 from games.services import ActionRefused, StaleVersion, elapsed_at, game_act, game_replay, game_start
 from tests.conftest import (
@@ -150,6 +151,34 @@ def test_a_stale_version_is_refused_and_changes_nothing():
             act(game, "undo", version=version)
         assert refused.value.game.version == 1
         assert snapshot(game) == before
+
+
+@pytest.mark.parametrize("other", ["move", "undo", "shuffle", "resign"])
+def test_a_write_between_the_read_and_the_write_wins_and_the_late_one_gets_409(monkeypatch, other):
+    """Two tabs read the game at version 1; the other tab writes first.  The late tab's
+    compare-and-set finds version 2: it writes nothing and gets the game as it is now."""
+    game = game_start(owner=GUEST, deal_number=1)
+    act(game, "move", game.state().position.legal_moves()[0].src)
+    read = services.game_for_action
+    raced = []
+
+    def read_then_the_other_tab_writes(owner, game_id):
+        seen = read(owner, game_id)
+        if not raced:
+            raced.append(None)  # the other tab's own read goes straight through
+            slot = seen.state().position.legal_moves()[0].src if other == "move" else None
+            raced[0] = act(game, other, slot)
+        return seen
+
+    monkeypatch.setattr(services, "game_for_action", read_then_the_other_tab_writes)
+    late = Game.objects.get(pk=game.pk).state().position.legal_moves()[-1].src
+    with pytest.raises(StaleVersion) as refused:
+        act(game, "move", late, version=1)
+    assert refused.value.game.version == 2 == raced[0].version
+    assert refused.value.game.position == raced[0].position
+    stored = Game.objects.get(pk=game.pk)
+    assert list(stored.actions.values_list("number", "kind")) == [(1, "move"), (2, other)]
+    assert game_replay(stored) == stored.state()
 
 
 # (layout, shuffles_used, kind, slot): each refused by the rules.
