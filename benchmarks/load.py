@@ -11,13 +11,14 @@ What it does, all on 127.0.0.1 and bounded in time:
 2. gunicorn on a free loopback port with the production settings: DJANGO_DEBUG unset, a
    random DJANGO_SECRET_KEY, DJANGO_ALLOWED_HOSTS=127.0.0.1, DJANGO_SECURE_SSL_REDIRECT=0
    (plain http on loopback) and ADDICTION_STATIC_ROOT in the temporary folder (so the
-   checkout's staticfiles/ is never touched).  The session and CSRF cookies stay Secure:
+   checkout's staticfiles/ is never touched).  The guest and CSRF cookies stay Secure:
    the client writes its own Cookie header, as a browser behind TLS would send them.  The
    server also gets ADDICTION_BENCHMARK=1, which routes the baseline view (below).
-   By default 2 gthread workers (one process a core) of 2 threads: on the 2-core machine
-   that served the most moves (more threads, or 4 sync workers, cost more CPU per move).
+   By default 2 gthread workers (one process a core) of 1 thread: on the 2-core machine
+   that served the most moves with the lowest p99 (a second thread a worker, or sync
+   workers, cost more CPU per move: threads of one process contend for its GIL).
 3. --players simulated players, spread over --clients processes of threads, each with
-   its own session and a keep-alive http.client connection (sync workers close it after
+   its own cookies and a keep-alive http.client connection (sync workers close it after
    each answer, and the client opens a new one).  A player plays real games
    with the requests the browser sends: GET /deal/<N>/ (following the redirect to the
    game page), then htmx POSTs to /game/<id>/move/ (HX-Request, X-CSRFToken from the
@@ -241,7 +242,7 @@ class Tally:
 
 
 class Player:
-    """One browser: its own session and keep-alive connection, playing one game at a time."""
+    """One browser: its own cookies and keep-alive connection, playing one game at a time."""
 
     def __init__(self, port: int, seed: int):
         self.port = port
@@ -516,7 +517,7 @@ def main() -> None:
     parser.add_argument("--warmup", type=float, default=2, help="unmeasured play before the measured phases")
     parser.add_argument("--postgres", action="store_true", help="a throwaway PostgreSQL cluster instead of SQLite")
     parser.add_argument("--workers", type=int, default=2, help="gunicorn worker processes")
-    parser.add_argument("--threads", type=int, default=2, help="threads per gthread worker; 0 for sync workers")
+    parser.add_argument("--threads", type=int, default=1, help="threads per gthread worker; 0 for sync workers")
     parser.add_argument("--clients", type=int, default=2, help="client processes the players are spread over")
     parser.add_argument("--seed", type=int, default=2026)
     args = parser.parse_args()
