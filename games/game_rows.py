@@ -1,12 +1,17 @@
-"""The statements of a player's action, written once as SQL: read, then update and log.
+"""The statements of a player's action, written once as SQL: read the game, then update it
+and log the action.
 
-``services.game_act`` runs on every click, and through the ORM these three statements
-cost it about 0.7 ms of server time each time, almost all of it spent building the same
-SQL again (the query compiler, the model machinery).  Here the SQL is written once per
+``services.game_act`` runs on every click, and through the ORM these statements cost it
+about 0.7 ms of server time each time, almost all of it spent building the same SQL
+again (the query compiler, the model machinery).  Here the SQL is written once per
 database vendor, and each call only executes it: a tenth of the cost.  The values go
 through the fields' own conversions both ways (``get_db_prep_value`` and the database's
 converters), so a row read or written here is exactly what the ORM reads or writes;
 tests/web/test_game_rows.py checks that against the ORM on the database under test.
+
+Both statements find the game by its id *and* its owner, and the update also by the
+version read: it is a compare-and-set, which writes nothing if another tab, a double
+click or a claim by an account got there first.
 
 Everything else, including the rare writes of an action (ranking a win), uses the ORM.
 """
@@ -30,18 +35,32 @@ CHANGED_BY_ACTION = (
 ACTION_COLUMNS = ("game_id", "number", "kind", "move", "elapsed_ms", "created_at")
 
 
+def _owner_sql(owner: Owner) -> tuple[str, list] | None:
+    """(which owner's rows, the parameter) for ``owner``; None when they can own nothing."""
+    if owner.user_id is not None:
+        return "user", [owner.user_id]
+    if owner.guest_token:
+        return "guest", [owner.guest_token]
+    return None
+
+
+@cache
+def _owned(vendor: str, owner_kind: str) -> str:
+    quote = connection.ops.quote_name
+    return {
+        "user": f"{quote('id')} = %s AND {quote('owner_id')} = %s",
+        "guest": f"{quote('id')} = %s AND {quote('owner_id')} IS NULL AND {quote('guest_token')} = %s",
+    }[owner_kind]
+
+
 @cache
 def _select(vendor: str, owner_kind: str) -> tuple[str, list]:
     """The SELECT of one owned game, and each column's converters from the database."""
     quote = connection.ops.quote_name
     fields = Game._meta.concrete_fields
-    owned = {
-        "user": f"{quote('owner_id')} = %s",
-        "guest": f"{quote('owner_id')} IS NULL AND {quote('guest_token')} = %s",
-    }[owner_kind]
     sql = (
         f"SELECT {', '.join(quote(field.column) for field in fields)} FROM {quote(Game._meta.db_table)}"
-        f" WHERE {quote('id')} = %s AND {owned}"
+        f" WHERE {_owned(vendor, owner_kind)}"
     )
     converters = []
     for field in fields:
@@ -54,15 +73,12 @@ def _select(vendor: str, owner_kind: str) -> tuple[str, list]:
 def game_for_action(owner: Owner, game_id: int) -> Game | None:
     """One of ``owner``'s games as it is now (not locked), or None when ``owner`` has no
     such game."""
-    if owner.user_id is not None:
-        kind, who = "user", owner.user_id
-    elif owner.guest_token:
-        kind, who = "guest", owner.guest_token
-    else:
+    who = _owner_sql(owner)
+    if who is None:
         return None
-    sql, converters = _select(connection.vendor, kind)
+    sql, converters = _select(connection.vendor, who[0])
     with connection.cursor() as cursor:
-        cursor.execute(sql, [game_id, who])
+        cursor.execute(sql, [game_id, *who[1]])
         row = cursor.fetchone()
     if row is None:
         return None
@@ -75,16 +91,16 @@ def game_for_action(owner: Owner, game_id: int) -> Game | None:
 
 
 @cache
-def _update(vendor: str) -> tuple[str, list]:
+def _update(vendor: str, owner_kind: str) -> tuple[str, list]:
     quote = connection.ops.quote_name
     fields = [Game._meta.get_field(name) for name in CHANGED_BY_ACTION]
     assignments = ", ".join(f"{quote(field.column)} = %s" for field in fields)
-    where = f"{quote('id')} = %s AND {quote('version')} = %s"
+    where = f"{_owned(vendor, owner_kind)} AND {quote('version')} = %s"
     return f"UPDATE {quote(Game._meta.db_table)} SET {assignments} WHERE {where}", fields
 
 
 @cache
-def _insert(vendor: str) -> tuple[str, list]:
+def _insert(vendor: str, owner_kind: str) -> tuple[str, list]:
     """The INSERT of the action; on PostgreSQL, one statement with the UPDATE before it."""
     quote = connection.ops.quote_name
     fields = [Action._meta.get_field(name.removesuffix("_id")) for name in ACTION_COLUMNS]
@@ -92,26 +108,29 @@ def _insert(vendor: str) -> tuple[str, list]:
     placeholders = ", ".join(["%s"] * len(fields))
     table = quote(Action._meta.db_table)
     if vendor == "postgresql":  # the log row is written only if the UPDATE found the row
-        update, _fields = _update(vendor)
+        update, _fields = _update(vendor, owner_kind)
         return (f"WITH updated AS ({update} RETURNING {quote('id')}) "
                 f"INSERT INTO {table} ({columns}) SELECT {placeholders} FROM updated"), fields
     return f"INSERT INTO {table} ({columns}) VALUES ({placeholders})", fields
 
 
-def game_save_action(game: Game, *, was_version: int, kind: str, move: str, now: datetime) -> bool:
-    """Write the columns an action changed, if the row is still at ``was_version``, and log
-    the action as number ``game.version``, all or nothing.  False, with nothing written,
-    if the row has moved on (another tab, a double click).
+def game_save_action(game: Game, *, owner: Owner, was_version: int, kind: str, move: str, now: datetime) -> bool:
+    """Write the columns an action changed, if the row is still ``owner``'s and at
+    ``was_version``, and log the action as number ``game.version``, all or nothing.
+    False, with nothing written, if the row has moved on.
 
     On PostgreSQL one statement (a WITH ... UPDATE), atomic by itself; on SQLite the two
     statements in one transaction, queued on the write lock (games/write_lock.py).
     """
-    update_sql, update_fields = _update(connection.vendor)
-    insert_sql, insert_fields = _insert(connection.vendor)
+    who = _owner_sql(owner)
+    if who is None:
+        return False
+    update_sql, update_fields = _update(connection.vendor, who[0])
+    insert_sql, insert_fields = _insert(connection.vendor, who[0])
     # prepared=True: the values are already the fields' Python types (set by game_act), so
     # only the database's own adaptation (of times, on SQLite) is left to do.
     row = [field.get_db_prep_value(getattr(game, field.attname), connection, prepared=True)
-           for field in update_fields] + [game.pk, was_version]
+           for field in update_fields] + [game.pk, *who[1], was_version]
     action = [field.get_db_prep_value(value, connection, prepared=True) for field, value in zip(
         insert_fields, (game.pk, game.version, kind, move, game.elapsed_ms, now))]
     if connection.vendor == "postgresql":

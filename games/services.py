@@ -99,10 +99,10 @@ def game_act(
     action the rules refuse.  A refused action changes nothing.
 
     The game is read without a lock and written back with a compare-and-set: the UPDATE
-    applies only if the row is still at ``version`` (games/game_rows.py), under the row
-    lock the UPDATE itself takes.  Of two tabs or a double click that read the same
-    version, one writes and the other gets :class:`StaleVersion` with the game as it is
-    now.  That spares every click a transaction of its own on PostgreSQL (BEGIN, SELECT
+    applies only if the row is still the owner's and at ``version`` (games/game_rows.py),
+    under the row lock the UPDATE itself takes.  Of two tabs or a double click that read
+    the same version, one writes and the other gets :class:`StaleVersion` with the game
+    as it is now (or 404, if an account claimed or the player deleted it meanwhile).  That spares every click a transaction of its own on PostgreSQL (BEGIN, SELECT
     ... FOR UPDATE, COMMIT: two round trips more), and SQLite's write lock is held only
     for the writing.  A winning move is written in one transaction with its ranking.
     """
@@ -122,7 +122,8 @@ def game_act(
     game.version += 1
     won = state.status is engine.Status.WON
     with serialized_writes() if won else nullcontext(), transaction.atomic() if won else nullcontext():
-        if not game_save_action(game, was_version=version, kind=kind, move=str(move) if move else "", now=now):
+        if not game_save_action(game, owner=owner, was_version=version, kind=kind, move=str(move) if move else "",
+                                now=now):
             current = game_for_action(owner, game_id)  # another tab or click got there first
             if current is None:
                 raise Game.DoesNotExist("The game is gone.")

@@ -15,6 +15,7 @@ from games.models import Action, Game
 from games.ownership import Owner
 from games.services import game_start
 
+OWNER = Owner(user_id=None, guest_token="token-a")
 WHEN = datetime(2026, 11, 29, 16, 45, 12, 345678, tzinfo=dt_timezone.utc)
 
 
@@ -74,7 +75,7 @@ def test_the_row_written_is_what_the_orm_reads_back(guest_game):
     game.version, game.elapsed_ms, game.finished_at = 8, 2**40 + 5, WHEN + timedelta(minutes=1)
     game.started_at = game.last_action_at = WHEN + timedelta(seconds=9)
     with transaction.atomic():
-        assert game_save_action(game, was_version=7, kind=Action.Kind.MOVE, move=str(move), now=WHEN)
+        assert game_save_action(game, owner=OWNER, was_version=7, kind=Action.Kind.MOVE, move=str(move), now=WHEN)
     assert fields_of(Game.objects.get(pk=game.pk)) == fields_of(game)
     action = Action.objects.get(game=game)
     assert (action.number, action.kind, action.move, action.elapsed_ms, action.created_at) == (
@@ -87,7 +88,25 @@ def test_a_stale_version_writes_nothing(guest_game):
     guest_game.set_state(guest_game.state().resign())
     guest_game.version = 8
     with transaction.atomic():
-        assert not game_save_action(guest_game, was_version=6, kind=Action.Kind.RESIGN, move="", now=WHEN)
+        assert not game_save_action(guest_game, owner=OWNER, was_version=6, kind=Action.Kind.RESIGN, move="",
+                                    now=WHEN)
     assert fields_of(Game.objects.get(pk=guest_game.pk)) == before
     assert not Action.objects.exists()
     assert guest_game.state().status is engine.Status.LOST  # the object changed, the row did not
+
+
+@pytest.mark.parametrize("owner", [
+    Owner(user_id=None, guest_token="token-b"),
+    Owner(user_id=None, guest_token=""),
+    Owner(user_id=1, guest_token="token-a"),
+])
+def test_someone_elses_write_writes_nothing(guest_game, owner):
+    """A tab whose guest token no longer owns the game (an account claimed it) writes nothing."""
+    before = fields_of(Game.objects.get(pk=guest_game.pk))
+    guest_game.set_state(guest_game.state().resign())
+    guest_game.version = 8
+    with transaction.atomic():
+        assert not game_save_action(guest_game, owner=owner, was_version=7, kind=Action.Kind.RESIGN, move="",
+                                    now=WHEN)
+    assert fields_of(Game.objects.get(pk=guest_game.pk)) == before
+    assert not Action.objects.exists()

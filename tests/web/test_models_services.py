@@ -7,6 +7,7 @@ import random
 from datetime import UTC, datetime, timedelta
 
 import pytest
+from django.contrib.auth.models import User
 
 from games import engine
 from games.models import Action, Game
@@ -179,6 +180,25 @@ def test_a_write_between_the_read_and_the_write_wins_and_the_late_one_gets_409(m
     stored = Game.objects.get(pk=game.pk)
     assert list(stored.actions.values_list("number", "kind")) == [(1, "move"), (2, other)]
     assert game_replay(stored) == stored.state()
+
+
+def test_a_game_claimed_between_the_read_and_the_write_is_not_written_by_the_guest(monkeypatch):
+    """The browser's account claims the game while a guest tab's move is on its way: that
+    move writes nothing, and the guest tab no longer finds the game."""
+    game = game_start(owner=GUEST, deal_number=1)
+    user = User.objects.create_user("ada", password="lantern-orchard-plum-5")
+    read = services.game_for_action
+
+    def read_then_claimed(owner, game_id):
+        seen = read(owner, game_id)
+        services.games_claim(user=user, guest_token=GUEST.guest_token)
+        return seen
+
+    monkeypatch.setattr(services, "game_for_action", read_then_claimed)
+    with pytest.raises(Game.DoesNotExist):
+        act(game, "move", game.state().position.legal_moves()[0].src, version=0)
+    stored = Game.objects.get(pk=game.pk)
+    assert (stored.owner_id, stored.version, stored.actions.count()) == (user.pk, 0, 0)
 
 
 # (layout, shuffles_used, kind, slot): each refused by the rules.
