@@ -21,7 +21,7 @@ from __future__ import annotations
 from datetime import datetime
 from functools import cache
 
-from django.db import connection, transaction
+from django.db import DEFAULT_DB_ALIAS, connections, transaction
 
 from games.models import Action, Game
 from games.ownership import Owner
@@ -44,9 +44,15 @@ def _owner_sql(owner: Owner) -> tuple[str, list] | None:
     return None
 
 
+def _db():
+    """The default database's connection of this thread, looked up once per call below
+    rather than through django.db.connection's proxy at every attribute."""
+    return connections[DEFAULT_DB_ALIAS]
+
+
 @cache
 def _owned(vendor: str, owner_kind: str) -> str:
-    quote = connection.ops.quote_name
+    quote = _db().ops.quote_name
     return {
         "user": f"{quote('id')} = %s AND {quote('owner_id')} = %s",
         "guest": f"{quote('id')} = %s AND {quote('owner_id')} IS NULL AND {quote('guest_token')} = %s",
@@ -56,6 +62,7 @@ def _owned(vendor: str, owner_kind: str) -> str:
 @cache
 def _select(vendor: str, owner_kind: str) -> tuple[str, list]:
     """The SELECT of one owned game, and each column's converters from the database."""
+    connection = _db()
     quote = connection.ops.quote_name
     fields = Game._meta.concrete_fields
     sql = (
@@ -76,6 +83,7 @@ def game_for_action(owner: Owner, game_id: int) -> Game | None:
     who = _owner_sql(owner)
     if who is None:
         return None
+    connection = _db()
     sql, converters = _select(connection.vendor, who[0])
     with connection.cursor() as cursor:
         cursor.execute(sql, [game_id, *who[1]])
@@ -92,7 +100,7 @@ def game_for_action(owner: Owner, game_id: int) -> Game | None:
 
 @cache
 def _update(vendor: str, owner_kind: str) -> tuple[str, list]:
-    quote = connection.ops.quote_name
+    quote = _db().ops.quote_name
     fields = [Game._meta.get_field(name) for name in CHANGED_BY_ACTION]
     assignments = ", ".join(f"{quote(field.column)} = %s" for field in fields)
     where = f"{_owned(vendor, owner_kind)} AND {quote('version')} = %s"
@@ -102,7 +110,7 @@ def _update(vendor: str, owner_kind: str) -> tuple[str, list]:
 @cache
 def _insert(vendor: str, owner_kind: str) -> tuple[str, list]:
     """The INSERT of the action; on PostgreSQL, one statement with the UPDATE before it."""
-    quote = connection.ops.quote_name
+    quote = _db().ops.quote_name
     fields = [Action._meta.get_field(name.removesuffix("_id")) for name in ACTION_COLUMNS]
     columns = ", ".join(quote(field.column) for field in fields)
     placeholders = ", ".join(["%s"] * len(fields))
@@ -125,6 +133,7 @@ def game_save_action(game: Game, *, owner: Owner, was_version: int, kind: str, m
     who = _owner_sql(owner)
     if who is None:
         return False
+    connection = _db()
     update_sql, update_fields = _update(connection.vendor, who[0])
     insert_sql, insert_fields = _insert(connection.vendor, who[0])
     # prepared=True: the values are already the fields' Python types (set by game_act), so
