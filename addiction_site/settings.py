@@ -158,7 +158,8 @@ SESSION_ENGINE = "games.sessions"
 AUTHENTICATION_BACKENDS = [
     # django-axes first: it refuses a login that is locked out before any password is checked.
     "axes.backends.AxesStandaloneBackend",
-    "django.contrib.auth.backends.ModelBackend",
+    # Django's ModelBackend, reading the signed-in user with a plain SELECT (games/auth.py).
+    "games.auth.ModelBackend",
 ]
 # Password guessing: the 5th failure for one user name from one address locks that pair
 # out until 15 minutes have passed without another attempt (attempts during the lock

@@ -1,7 +1,7 @@
 """Load benchmark: simulated players on the site under gunicorn, against a one-UPDATE baseline.
 
 Run: .venv/bin/python benchmarks/load.py [--players 20] [--seconds 20] [--postgres]
-                                         [--workers N] [--threads N] [--clients N]
+                                         [--workers N] [--threads N] [--clients N] [--accounts]
 
 What it does, all on 127.0.0.1 and bounded in time:
 
@@ -19,7 +19,8 @@ What it does, all on 127.0.0.1 and bounded in time:
    workers, cost more CPU per move: threads of one process contend for its GIL).
 3. --players simulated players, spread over --clients processes of threads, each with
    its own cookies and a keep-alive http.client connection (sync workers close it after
-   each answer, and the client opens a new one).  A player plays real games
+   each answer, and the client opens a new one).  Players are guests, or with --accounts
+   they sign up first (unmeasured) and play signed in.  A player plays real games
    with the requests the browser sends: GET /deal/<N>/ (following the redirect to the
    game page), then htmx POSTs to /game/<id>/move/ (HX-Request, X-CSRFToken from the
    csrftoken cookie, form fields version and slot) on a random card the page marks
@@ -61,7 +62,7 @@ from dataclasses import dataclass, field
 from http.cookies import SimpleCookie
 from pathlib import Path
 from typing import Iterator
-from urllib.parse import urlsplit
+from urllib.parse import urlencode, urlsplit
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -245,6 +246,7 @@ class Player:
     """One browser: its own cookies and keep-alive connection, playing one game at a time."""
 
     def __init__(self, port: int, seed: int):
+        self.seed = seed
         self.port = port
         self.origin = f"http://127.0.0.1:{port}"
         self.rng = random.Random(seed)
@@ -305,6 +307,17 @@ class Player:
             raise ServerError(f"GET {self.game_path}: {status}")
         self.read_board(text)
 
+    def sign_up(self, tally: Tally) -> None:
+        """Make an account and stay signed in with it, as the sign-up page does."""
+        status, _headers, _text, _s = self.request(tally, "GET", "/accounts/signup/")
+        if status != 200:
+            raise ServerError(f"GET /accounts/signup/: {status}")
+        password = secrets.token_urlsafe(16)
+        body = urlencode({"username": f"player-{self.seed}", "password1": password, "password2": password})
+        status, _headers, _text, _s = self.request(tally, "POST", "/accounts/signup/", body)
+        if status != 302:
+            raise ServerError(f"POST /accounts/signup/: {status}")
+
     def post(self, tally: Tally, action: str, body: str) -> tuple[int, float]:
         status, _headers, text, seconds = self.request(tally, "POST", f"{self.game_path}{action}/", body, htmx=True)
         if status in EXPECTED_REFUSALS:
@@ -337,8 +350,8 @@ class Player:
     def run(self, phase: str, deadline: float) -> Tally:
         tally = Tally()
         self.reconnect()  # an idle keep-alive connection may have been closed between phases
-        if phase == "setup":
-            self.guarded(tally, self.new_game)
+        if phase in ("signup", "setup"):
+            self.guarded(tally, self.sign_up if phase == "signup" else self.new_game)
             return tally
         step = self.baseline_step if phase == "baseline" else self.step
         while time.monotonic() < deadline:
@@ -520,13 +533,15 @@ def main() -> None:
     parser.add_argument("--threads", type=int, default=1, help="threads per gthread worker; 0 for sync workers")
     parser.add_argument("--clients", type=int, default=2, help="client processes the players are spread over")
     parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--accounts", action="store_true",
+                        help="players sign up first and play signed in (default: as guests)")
     args = parser.parse_args()
     if not GUNICORN.exists():
         sys.exit(f"{GUNICORN} not found: run `python3 dev.py test` once to make the virtual environment")
     if args.postgres and not available():
         sys.exit("PostgreSQL server programs (initdb, pg_ctl, postgres) not found")
     worker_kind = f"gthread x {args.threads} threads" if args.threads > 0 else "sync"
-    print(f"{args.players} players, {args.seconds:g} s per phase, {'PostgreSQL' if args.postgres else 'SQLite'}, "
+    print(f"{args.players} {'signed-in' if args.accounts else 'guest'} players, {args.seconds:g} s per phase, {'PostgreSQL' if args.postgres else 'SQLite'}, "
           f"gunicorn {args.workers} {worker_kind} workers, {args.clients} client processes, "
           f"{os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f}", flush=True)
     with tempfile.TemporaryDirectory(prefix="addiction-load-") as tmp_name:
@@ -539,6 +554,10 @@ def main() -> None:
             with gunicorn(env, args, tmp) as (port, server_pid):
                 clients = Clients(port, args.players, min(args.clients, args.players), args.seed)
                 try:
+                    if args.accounts:
+                        tallies, _cpu = clients.run("signup", 0)
+                        if any(t.errors for t in tallies):
+                            sys.exit(f"sign-up failed: {[s for t in tallies for s in t.error_samples][:3]}")
                     tallies, _cpu = clients.run("setup", 0)
                     if any(t.errors for t in tallies):
                         sys.exit(f"setup failed: {[s for t in tallies for s in t.error_samples][:3]}")

@@ -110,3 +110,28 @@ def test_someone_elses_write_writes_nothing(guest_game, owner):
                                     now=WHEN)
     assert fields_of(Game.objects.get(pk=guest_game.pk)) == before
     assert not Action.objects.exists()
+
+
+def test_a_user_read_equals_the_orms_and_the_backend_serves_active_users_only(db):
+    from games.auth import ModelBackend
+    from games.game_rows import read_one
+
+    user = get_user_model().objects.create_user("ada", password="x-long-password", email="ada@example.org")
+    user.last_login = WHEN
+    user.save()
+    stored = get_user_model().objects.get(pk=user.pk)
+    read = read_one(get_user_model(), id=user.pk)
+    assert {f.attname: getattr(read, f.attname) for f in read._meta.concrete_fields} == {
+        f.attname: getattr(stored, f.attname) for f in stored._meta.concrete_fields}
+    assert read_one(get_user_model(), id=user.pk + 1) is None
+    backend = ModelBackend()
+    assert backend.get_user(user.pk) == stored and backend.get_user(user.pk + 1) is None
+    get_user_model().objects.filter(pk=user.pk).update(is_active=False)
+    assert backend.get_user(user.pk) is None
+
+
+def test_a_signed_in_request_is_served_by_this_backend(client, db):
+    get_user_model().objects.create_user("ada", password="x-long-password")
+    assert client.post("/accounts/login/", {"username": "ada", "password": "x-long-password"}).status_code == 302
+    assert client.session["_auth_user_backend"] == "games.auth.ModelBackend"
+    assert client.get("/my-games/").context["user"].username == "ada"
