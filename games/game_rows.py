@@ -61,6 +61,8 @@ def _select(vendor: str, model: type[models.Model], shape: tuple) -> tuple[str, 
     fields = model._meta.concrete_fields
     sql = (f"SELECT {', '.join(quote(field.column) for field in fields)} FROM {quote(model._meta.db_table)}"
            f" WHERE {_where(vendor, shape)}")
+    # The converters are bound methods of the first connection that asked; they read no
+    # more of it than settings shared by every connection of the database (the time zone).
     converters = []
     for field in fields:
         column = field.get_col(model._meta.db_table)

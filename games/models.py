@@ -11,7 +11,7 @@ from games import engine
 
 
 class Game(models.Model):
-    """One game of one deal, owned by an account or by a guest's browser session.
+    """One game of one deal, owned by an account or by a guest (a token in their browser's cookie).
 
     The columns hold the engine's :class:`~games.engine.GameState` (see ``state()``), plus
     ownership, time and a version that goes up with every action, so that a page rendered
@@ -128,7 +128,7 @@ class _RecentStates:
             self.states[key] = state
 
 
-_recent_states = _RecentStates(10_000)
+_recent_states = _RecentStates(2_000)  # a state with a long undo history is a few kB
 
 
 class Action(models.Model):

@@ -26,6 +26,7 @@ from games.models import Game
 
 GUEST_COOKIE = "addiction_guest"
 SEEN_KEY = "addiction_seen"  # a signed-in player's session: the last day it was saved
+LEGACY_SESSION_KEY = "addiction_guest"  # where a guest's token was kept before the cookie
 _TOKEN = re.compile(r"[A-Za-z0-9_-]{32}")
 _SET, _FORGET = "_addiction_guest_set", "_addiction_guest_forget"
 
@@ -55,8 +56,18 @@ def guest_cookie_token(value: str) -> str:
 
 
 def guest_token(request) -> str:
-    """The guest token the browser sent, or ""."""
-    return guest_cookie_token(request.COOKIES.get(GUEST_COOKIE, ""))
+    """The guest token the browser sent (in its cookie, or in a session of old), or ""."""
+    return guest_cookie_token(request.COOKIES.get(GUEST_COOKIE, "")) or _legacy_token(request)
+
+
+def _legacy_token(request) -> str:
+    """A guest token kept in the session, as the site did before the guest cookie: taken
+    out of the session (which Django then deletes if that leaves it empty), so that the
+    caller moves it into the cookie or claims its games."""
+    if settings.SESSION_COOKIE_NAME not in request.COOKIES or not hasattr(request, "session"):
+        return ""
+    token = request.session.pop(LEGACY_SESSION_KEY, "")
+    return token if isinstance(token, str) and _TOKEN.fullmatch(token) else ""
 
 
 def owner_of(request, *, create: bool = False) -> Owner:
@@ -66,7 +77,7 @@ def owner_of(request, *, create: bool = False) -> Owner:
         _keep_session(request)
         return Owner(user_id=user.pk, guest_token="")
     value = request.COOKIES.get(GUEST_COOKIE, "")
-    token = guest_cookie_token(value)
+    token = guest_cookie_token(value) or _legacy_token(request)
     if not token and create:
         token = secrets.token_urlsafe(24)
     if token and value != f"{token}.{date.today().isoformat()}":

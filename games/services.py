@@ -1,4 +1,4 @@
-"""Every change to a game goes through here: one transaction, checked by the engine."""
+"""Every change to a game goes through here, checked by the engine and written all or nothing."""
 
 from __future__ import annotations
 
@@ -102,9 +102,10 @@ def game_act(
     applies only if the row is still the owner's and at ``version`` (games/game_rows.py),
     under the row lock the UPDATE itself takes.  Of two tabs or a double click that read
     the same version, one writes and the other gets :class:`StaleVersion` with the game
-    as it is now (or 404, if an account claimed or the player deleted it meanwhile).  That spares every click a transaction of its own on PostgreSQL (BEGIN, SELECT
-    ... FOR UPDATE, COMMIT: two round trips more), and SQLite's write lock is held only
-    for the writing.  A winning move is written in one transaction with its ranking.
+    as it is now (or 404, if an account claimed or the player deleted it meanwhile).
+    That spares every click a transaction of its own on PostgreSQL (BEGIN, SELECT ... FOR
+    UPDATE, COMMIT: two round trips more), and SQLite's write lock is held only for the
+    writing.  A winning move is written in one transaction with its ranking.
     """
     game = game_for_action(owner, game_id)
     if game is None:

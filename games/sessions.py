@@ -1,8 +1,8 @@
 """Django's database sessions, read with one plain SELECT instead of an ORM query.
 
-Every request of a player who has a session reads it (their guest token or their login),
-and the ORM spent about 0.15 ms building the same query each time, most of a move's
-session cost.  The signed data read is also decoded (signature checked, JSON parsed)
+Every request of a signed-in player reads their session (guests have none: their token
+is a cookie of its own), and the ORM spent about 0.15 ms building the same query each
+time, most of a move's session cost.  The signed data read is also decoded (signature checked, JSON parsed)
 once per process and kept, since a player's session rarely changes between two clicks.
 Saving, creating and deleting sessions stay Django's own.
 Set by SESSION_ENGINE = "games.sessions" in the settings.

@@ -14,6 +14,7 @@ from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.middleware.csrf import get_token
 from django.shortcuts import redirect, render
 from django.utils import timezone
+from django.utils.cache import patch_vary_headers
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -106,10 +107,15 @@ def _table(request: HttpRequest, game: Game, note: str = "", status: int = 200) 
 
 @require_safe
 def game_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    """The game page; htmx reloading the table gets the table alone.  A boosted request (a
+    New game form) or htmx restoring history (the page is not in its cache) gets the page."""
     game = _owned_game(request, pk)
-    if request.htmx and not request.htmx.boosted:  # a boosted request wants the whole page
-        return _table(request, game)
-    return render(request, "games/game.html", _board_context(request, game))
+    if request.htmx and not (request.htmx.boosted or request.htmx.history_restore_request):
+        response = _table(request, game)
+    else:
+        response = render(request, "games/game.html", _board_context(request, game))
+    patch_vary_headers(response, ("HX-Request", "HX-Boosted", "HX-History-Restore-Request"))
+    return response
 
 
 def _act(request: HttpRequest, pk: int, kind: str) -> HttpResponse:

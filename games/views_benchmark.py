@@ -1,7 +1,7 @@
 """The load benchmark's baseline: the cheapest write a request can make, for comparison.
 
 benchmarks/load.py drives this view with the same client loop as the moves: a POST with
-the session and CSRF cookies and the X-CSRFToken header, through the whole middleware
+the player's cookies (guest or session, and CSRF) and the X-CSRFToken header, through the whole middleware
 stack, that runs one single-row UPDATE and answers a few bytes.  games/urls.py routes it
 only when the environment has ADDICTION_BENCHMARK=1, so a normal deployment never has it.
 """

@@ -13,7 +13,7 @@ from html.parser import HTMLParser
 import pytest
 
 from games import engine
-from games.models import Action, Game
+from games.models import Action, Game, _recent_states
 from games.ownership import GUEST_COOKIE, guest_cookie_token
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
@@ -69,6 +69,14 @@ def set_layout(game: Game, text: str, *, shuffles_used: int = 0, moves: int = 0,
     return game
 
 
+@pytest.fixture(autouse=True)
+def _fresh_engine_states():
+    """Each test starts without the engine states kept per process (games/models.py), so
+    a state read back from the database is parsed from what was stored."""
+    _recent_states.states.clear()
+    yield
+
+
 def guest_token_of(client) -> str:
     """The guest token in ``client``'s guest cookie ("" without one)."""
     cookie = client.cookies.get(GUEST_COOKIE)
@@ -84,7 +92,7 @@ def new_game(client, deal_number: int = 1) -> Game:
 
 @pytest.fixture
 def game(client, db) -> Game:
-    """A fresh guest game of deal 1, owned by ``client``'s session.
+    """A fresh guest game of deal 1, owned by ``client``'s guest cookie.
 
     Deal 1, as dealt (gaps at 1-6, 2-6, 2-8, 3-4)::
 

@@ -1,13 +1,18 @@
 """A player's games live a year from the last day they played: a guest's cookie and a
-signed-in player's session are sent again, or saved again, once a day they are used."""
+signed-in player's session are sent again, or saved again, once a day they are used.
+A guest's token kept in a session, as before the guest cookie, is moved into it."""
 
 from datetime import date, timedelta
 
 import pytest
+from django.conf import settings
 from django.contrib.auth.models import User
 from django.contrib.sessions.models import Session
 
-from games.ownership import GUEST_COOKIE, SEEN_KEY
+from games.models import Game
+from games.ownership import GUEST_COOKIE, LEGACY_SESSION_KEY, SEEN_KEY, Owner
+from games.services import game_start
+from games.sessions import SessionStore
 from tests.conftest import guest_token_of
 
 pytestmark = pytest.mark.django_db
@@ -54,6 +59,41 @@ def test_a_malformed_guest_cookie_owns_nothing_and_is_replaced_when_needed(clien
     assert guest_token_of(client) == ""
     client.post("/new/", {"deal_number": 3})
     assert len(guest_token_of(client)) == 32
+
+
+def test_the_cookies_are_secure_when_the_session_cookie_is(client, settings):
+    settings.SESSION_COOKIE_SECURE = True
+    response = client.post("/new/", {"deal_number": 3})
+    assert response.cookies[GUEST_COOKIE]["secure"]
+    marking = client.post("/settings/mark-movable/", {"on": "0", "next": "/"})
+    assert marking.cookies["addiction_mark_movable"]["secure"] and marking.cookies["addiction_mark_movable"]["httponly"]
+
+
+def test_a_guest_whose_token_is_in_a_session_of_old_keeps_their_games(client):
+    """Before the guest cookie, the token lived in the session: it moves into the cookie."""
+    token = "t" * 32
+    game = game_start(owner=Owner(user_id=None, guest_token=token), deal_number=4)
+    session = SessionStore()
+    session[LEGACY_SESSION_KEY] = token
+    session.save()
+    client.cookies[settings.SESSION_COOKIE_NAME] = session.session_key
+    response = client.get(f"/game/{game.pk}/")
+    assert response.status_code == 200
+    assert guest_token_of(client) == token
+    assert LEGACY_SESSION_KEY not in SessionStore(session.session_key).load()
+    assert client.get(f"/game/{game.pk}/").status_code == 200  # from the cookie now
+
+
+def test_logging_in_claims_the_games_of_a_token_in_a_session_of_old(client):
+    token = "u" * 32
+    game = game_start(owner=Owner(user_id=None, guest_token=token), deal_number=4)
+    session = SessionStore()
+    session[LEGACY_SESSION_KEY] = token
+    session.save()
+    client.cookies[settings.SESSION_COOKIE_NAME] = session.session_key
+    User.objects.create_user("ada", password="lantern-plum-orchard-8")
+    assert client.post("/accounts/login/", {"username": "ada", "password": "lantern-plum-orchard-8"}).status_code == 302
+    assert Game.objects.get(pk=game.pk).owner.username == "ada"
 
 
 def test_a_signed_in_players_session_is_saved_again_on_a_later_day(client, monkeypatch):

@@ -88,6 +88,18 @@ def test_htmx_gets_only_the_grid_and_the_status_bar(client, game):
         assert_board_is(board, game)
 
 
+def test_htmx_restoring_history_gets_the_whole_page_and_answers_vary_on_htmx(client, game):
+    """A page htmx does not keep in its history cache (hx-history="false") is asked for again
+    with HX-History-Restore-Request: it must come whole, not as the bare table."""
+    page = client.get(f"/game/{game.pk}/")
+    assert 'hx-history="false"' in page.content.decode()
+    restored = client.get(f"/game/{game.pk}/", HTTP_HX_REQUEST="true", HTTP_HX_HISTORY_RESTORE_REQUEST="true")
+    assert "<html" in restored.content.decode() and "hx-swap-oob" not in restored.content.decode()
+    partial = client.get(f"/game/{game.pk}/", **HTMX)
+    for response in (page, restored, partial):
+        assert {"HX-Request", "HX-Boosted"} <= {h.strip() for h in response["Vary"].split(",")}
+
+
 def test_htmx_answers_rely_on_the_csrf_header_and_keep_the_cookie():
     """htmx sends the page's token in X-CSRFToken, so its answers need no form field, and
     they leave the CSRF cookie alone; the page itself has both, for posts without htmx."""
