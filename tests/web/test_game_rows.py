@@ -84,16 +84,20 @@ def test_the_row_written_is_what_the_orm_reads_back(guest_game):
     assert Game.objects.get(pk=game.pk).state() == state.play(move)
 
 
-def test_a_stale_version_writes_nothing(guest_game):
-    before = fields_of(Game.objects.get(pk=guest_game.pk))
-    guest_game.set_state(guest_game.state().resign())
-    guest_game.version = 8
+def assert_a_resign_writes_nothing(game: Game, *, owner: Owner, was_version: int) -> None:
+    before = fields_of(Game.objects.get(pk=game.pk))
+    game.set_state(game.state().resign())
+    game.version = 8
     with transaction.atomic():
-        assert not game_save_action(guest_game, owner=OWNER, was_version=6, kind=Action.Kind.RESIGN, move="",
+        assert not game_save_action(game, owner=owner, was_version=was_version, kind=Action.Kind.RESIGN, move="",
                                     now=WHEN)
-    assert fields_of(Game.objects.get(pk=guest_game.pk)) == before
+    assert fields_of(Game.objects.get(pk=game.pk)) == before
     assert not Action.objects.exists()
-    assert guest_game.state().status is engine.Status.LOST  # the object changed, the row did not
+    assert game.state().status is engine.Status.LOST  # the object changed, the row did not
+
+
+def test_a_stale_version_writes_nothing(guest_game):
+    assert_a_resign_writes_nothing(guest_game, owner=OWNER, was_version=6)
 
 
 @pytest.mark.parametrize("owner", [
@@ -103,14 +107,7 @@ def test_a_stale_version_writes_nothing(guest_game):
 ])
 def test_someone_elses_write_writes_nothing(guest_game, owner):
     """A tab whose guest token no longer owns the game (an account claimed it) writes nothing."""
-    before = fields_of(Game.objects.get(pk=guest_game.pk))
-    guest_game.set_state(guest_game.state().resign())
-    guest_game.version = 8
-    with transaction.atomic():
-        assert not game_save_action(guest_game, owner=owner, was_version=7, kind=Action.Kind.RESIGN, move="",
-                                    now=WHEN)
-    assert fields_of(Game.objects.get(pk=guest_game.pk)) == before
-    assert not Action.objects.exists()
+    assert_a_resign_writes_nothing(guest_game, owner=owner, was_version=7)
 
 
 def test_a_user_read_equals_the_orms_and_the_backend_serves_active_users_only(db):

@@ -69,14 +69,20 @@ def test_the_cookies_are_secure_when_the_session_cookie_is(client, settings):
     assert marking.cookies["addiction_mark_movable"]["secure"] and marking.cookies["addiction_mark_movable"]["httponly"]
 
 
-def test_a_guest_whose_token_is_in_a_session_of_old_keeps_their_games(client):
-    """Before the guest cookie, the token lived in the session: it moves into the cookie."""
-    token = "t" * 32
+def a_guest_of_old(client, token: str) -> tuple[Game, SessionStore]:
+    """A guest game whose token ``client`` holds in its session, as before the guest cookie."""
     game = game_start(owner=Owner(user_id=None, guest_token=token), deal_number=4)
     session = SessionStore()
     session[LEGACY_SESSION_KEY] = token
     session.save()
     client.cookies[settings.SESSION_COOKIE_NAME] = session.session_key
+    return game, session
+
+
+def test_a_guest_whose_token_is_in_a_session_of_old_keeps_their_games(client):
+    """Before the guest cookie, the token lived in the session: it moves into the cookie."""
+    token = "t" * 32
+    game, session = a_guest_of_old(client, token)
     response = client.get(f"/game/{game.pk}/")
     assert response.status_code == 200
     assert guest_token_of(client) == token
@@ -85,12 +91,7 @@ def test_a_guest_whose_token_is_in_a_session_of_old_keeps_their_games(client):
 
 
 def test_logging_in_claims_the_games_of_a_token_in_a_session_of_old(client):
-    token = "u" * 32
-    game = game_start(owner=Owner(user_id=None, guest_token=token), deal_number=4)
-    session = SessionStore()
-    session[LEGACY_SESSION_KEY] = token
-    session.save()
-    client.cookies[settings.SESSION_COOKIE_NAME] = session.session_key
+    game, _session = a_guest_of_old(client, "u" * 32)
     User.objects.create_user("ada", password="lantern-plum-orchard-8")
     assert client.post("/accounts/login/", {"username": "ada", "password": "lantern-plum-orchard-8"}).status_code == 302
     assert Game.objects.get(pk=game.pk).owner.username == "ada"
