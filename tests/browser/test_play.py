@@ -242,3 +242,13 @@ def test_give_up_then_play_the_same_deal_again(live_server, page: Page, opening)
     slot(page, slot_name(first_move_to_a_gap(opening).src)).click()
     expect(page.locator("#grid")).to_have_attribute("data-moves", "1")
     assert Action.objects.filter(game_id=new_id).count() == 1
+
+    # Back: the game page is asked again (hx-history="false"), and comes whole, as it is now.
+    page.go_back()
+    expect(page).to_have_url(re.compile(rf"/game/{game_id}/$"))
+    expect(page.locator("#grid")).to_have_attribute("data-status", "lost")
+    expect(page.locator("header.site-header")).to_be_visible()
+    page.go_forward()
+    expect(page).to_have_url(re.compile(rf"/game/{new_id}/$"))
+    expect(page.locator("#grid")).to_have_attribute("data-moves", "1")
+    expect(page.locator("header.site-header")).to_be_visible()
