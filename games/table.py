@@ -5,7 +5,7 @@ rather than by templates: the template engine took about half of a move's server
 to write this markup, mostly in tags ({% url %}, {% translate %}) run again on every
 click.  Here each distinct slot button is formatted once and reused from a cache, the
 fixed words of each language are translated once, and a game's URLs reversed once.
-The markup mirrors what templates/games/game.html shows around it; the script
+The page around them is templates/games/game.html; the script
 (static/games/game.js), the stylesheet and the tests read its ids, classes and data-*.
 """
 
