@@ -46,7 +46,6 @@ class Cell:
     symbol: str
     red: bool
     locked: bool
-    movable: bool
     dead: bool
     label: str
 
@@ -55,7 +54,7 @@ class Cell:
         """The slot's classes after ``slot``, as the stylesheet and the script read them."""
         if not self.card:
             return "gap dead" if self.dead else "gap"
-        return "card" + " red" * self.red + " locked" * self.locked + " movable" * self.movable
+        return "card" + " red" * self.red + " locked" * self.locked
 
 
 def gap_label(r: int, c: int, fit: str) -> str:
@@ -87,11 +86,11 @@ def cells(state: engine.GameState) -> list[list[Cell]]:
         for c, token in enumerate(row):
             slot = (r, c)
             if token is None:
-                out.append(Cell(f"{r}-{c}", "", "", "", False, False, False, slot in dead, gap_label(r, c, "")))
+                out.append(Cell(f"{r}-{c}", "", "", "", False, False, slot in dead, gap_label(r, c, "")))
                 continue
             out.append(Cell(
                 f"{r}-{c}", token, RANK_FACES.get(token[0], token[0]), SUIT_SYMBOLS[token[1]],
-                token[1] in "HD", slot in locked, False, False,
+                token[1] in "HD", slot in locked, False,
                 card_label(r, c, token, locked=slot in locked, movable=False),
             ))
         rows.append(out)

@@ -98,6 +98,15 @@ def _keep_session(request) -> None:
         request.session[SEEN_KEY] = today
 
 
+def set_lasting_cookie(response, name: str, value: str) -> None:
+    """A cookie of the site's own that lives as long as a session (a year), HttpOnly,
+    SameSite=Lax, and Secure wherever the session cookie is."""
+    response.set_cookie(
+        name, value, max_age=settings.SESSION_COOKIE_AGE, secure=settings.SESSION_COOKIE_SECURE,
+        httponly=True, samesite="Lax",
+    )
+
+
 class GuestCookieMiddleware:
     """Writes the guest cookie that ``owner_of`` made or refreshed, or deletes it."""
 
@@ -109,10 +118,7 @@ class GuestCookieMiddleware:
         if getattr(request, _FORGET, False):
             response.delete_cookie(GUEST_COOKIE, samesite="Lax")
         elif token := getattr(request, _SET, ""):
-            response.set_cookie(
-                GUEST_COOKIE, f"{token}.{date.today().isoformat()}", max_age=settings.SESSION_COOKIE_AGE,
-                secure=settings.SESSION_COOKIE_SECURE, httponly=True, samesite="Lax",
-            )
+            set_lasting_cookie(response, GUEST_COOKIE, f"{token}.{date.today().isoformat()}")
         return response
 
 

@@ -23,7 +23,7 @@ from django.views.decorators.http import require_safe, require_POST
 from games import engine
 from games.forms import NewGameForm, clean_action
 from games.models import Action, Game
-from games.ownership import owned_games, owner_of
+from games.ownership import owned_games, owner_of, set_lasting_cookie
 from games.selectors import my_games
 from games.services import ActionRefused, StaleVersion, elapsed_at, game_act, game_start
 from games.table import Status, grid_html, status_html
@@ -171,10 +171,7 @@ def mark_movable(request: HttpRequest) -> HttpResponse:
         back = "/"
     # Not redirect(): it would try ``back`` as a URL name first, and "-1" is none (a 500).
     response = HttpResponseRedirect(back)
-    response.set_cookie(
-        MARK_MOVABLE_COOKIE, "1" if request.POST.get("on") == "1" else "0", max_age=settings.SESSION_COOKIE_AGE,
-        secure=settings.SESSION_COOKIE_SECURE, httponly=True, samesite="Lax",
-    )
+    set_lasting_cookie(response, MARK_MOVABLE_COOKIE, "1" if request.POST.get("on") == "1" else "0")
     return response
 
 

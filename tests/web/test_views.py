@@ -33,6 +33,13 @@ def an_immovable_card(game: Game) -> engine.Slot:
                 if position.card_at((r, c)) and (r, c) not in movable)
 
 
+def assert_refused_with_the_board(response, status: int, note: str, game: Game) -> None:
+    """A refusal: ``status``, the note in the page, and the board as stored."""
+    assert response.status_code == status
+    assert note in text_of(response)
+    assert_board_is(grid(response), game)
+
+
 def assert_board_is(board, game: Game) -> None:
     """The grid shows exactly the stored game."""
     game.refresh_from_db()
@@ -272,9 +279,7 @@ def test_refusals_answer_422_with_the_board_and_a_note(client, game, htmx, layou
     data = {"slot": slot} if slot else {}
     response = act(client, game, kind, htmx=htmx, **data)
     if htmx:
-        assert response.status_code == 422
-        assert note in text_of(response)
-        assert_board_is(grid(response), game)
+        assert_refused_with_the_board(response, 422, note, game)
     else:
         assert response.status_code in REDIRECTS
         assert note in text_of(client.get(response.url))
@@ -288,9 +293,7 @@ def test_every_action_on_a_finished_game_is_refused(client, game, ending, kind, 
     ending(client, game)
     before = snapshot(game)
     response = act(client, game, kind, **({"slot": slot} if slot else {}))
-    assert response.status_code == 422
-    assert "This game is over." in text_of(response)
-    assert_board_is(grid(response), game)
+    assert_refused_with_the_board(response, 422, "This game is over.", game)
     assert snapshot(game) == before
 
 
@@ -299,9 +302,7 @@ def test_a_stale_version_is_409_with_the_current_board(client, game):
     before = snapshot(game)
     for kind in POST_ENDPOINTS:
         response = act(client, game, kind, version=0, slot="0-0")
-        assert response.status_code == 409
-        assert "This page was out of date" in text_of(response)
-        assert_board_is(grid(response), game)
+        assert_refused_with_the_board(response, 409, "This page was out of date", game)
     assert snapshot(game) == before
 
 
