@@ -61,11 +61,11 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
-    "games.ownership.GuestCookieMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "games.ownership.OwnerMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
@@ -153,13 +153,10 @@ STORAGES = {
 # A year from the last day played (games/ownership.py saves a signed-in player's session,
 # and sends a guest's cookie again, once a day): games live as long as players come back.
 SESSION_COOKIE_AGE = 60 * 60 * 24 * 365
-# Django's database sessions, read with a plain SELECT (games/sessions.py).
-SESSION_ENGINE = "games.sessions"
 AUTHENTICATION_BACKENDS = [
     # django-axes first: it refuses a login that is locked out before any password is checked.
     "axes.backends.AxesStandaloneBackend",
-    # Django's ModelBackend, reading the signed-in user with a plain SELECT (games/auth.py).
-    "games.auth.ModelBackend",
+    "django.contrib.auth.backends.ModelBackend",
 ]
 # Password guessing: the 5th failure for one user name from one address locks that pair
 # out until 15 minutes have passed without another attempt (attempts during the lock

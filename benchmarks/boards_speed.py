@@ -127,7 +127,7 @@ def new_game(rng, owner_id: int, win_rate: float, pace: float, now: datetime):
         owner_id=owner_id, deal_number=deal_number, seed=seed, seed_sha256=seed_digest(seed),
         position=engine.WON if won else str(engine.deal(deal_number)),
         moves=moves, shuffles_used=shuffles_used,
-        status=Game.Status.WON if won else Game.Status.LOST, resigned=resigned,
+        status=engine.Status.WON if won else engine.Status.LOST, resigned=resigned,
         ranked=won and rng.random() >= 0.01,  # a few wins whose log would not replay stay off the boards
         version=moves + shuffles_used + resigned, elapsed_ms=elapsed_ms,
         started_at=finished_at - timedelta(milliseconds=elapsed_ms),

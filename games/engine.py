@@ -1,4 +1,4 @@
-"""The rules of Addiction Solitaire (shared/RULES.md) as pure values: no Django, no I/O.
+"""The rules of Addiction Solitaire (docs/RULES.md) as pure values: no Django, no I/O.
 
 Vocabulary, in the game's own words:
 
@@ -7,7 +7,8 @@ Vocabulary, in the game's own words:
 - a *gap* is an empty slot, written ``--``;
 - a :class:`Position` is one layout of the table, a :class:`Move` takes one card
   into one gap, and :class:`GameState` adds what the rules count (moves, shuffles,
-  undo, the end of the game).
+  undo, the end of the game); :meth:`GameState.act` applies any action, and is what
+  live play, replay and verification all call.
 
 >>> p = deal(1)
 >>> len(p.gaps())
@@ -30,12 +31,14 @@ from typing import NamedTuple
 __all__ = [
     "COLS",
     "ROWS",
+    "ActionKind",
     "GameState",
     "IllegalAction",
     "IllegalMove",
     "InvalidNotation",
     "Move",
     "Position",
+    "Refusal",
     "SplitMix64",
     "Status",
     "deal",
@@ -67,15 +70,36 @@ _NEXT = bytes((c + 1) if c < 52 and c % 13 != 12 else GAP for c in range(256))
 
 
 class InvalidNotation(ValueError):
-    """Text that is not a position (or a move) in the notation of RULES.md."""
+    """Text that is not a position (or a move) in the notation of docs/RULES.md."""
+
+
+class Refusal(enum.Enum):
+    """Why the rules refuse an action: a code that the site puts in the player's words."""
+
+    GAME_OVER = "game over"
+    NOTHING_TO_UNDO = "nothing to undo"
+    NO_SHUFFLE_LEFT = "no shuffle left"
+    NOT_A_GAP = "not a gap"
+    CARD_NOT_THERE = "card not there"
+    ONLY_A_TWO = "only a 2 goes to column 0"
+    RIGHT_OF_GAP = "right of a gap"
+    RIGHT_OF_KING = "right of a King"
+    DOES_NOT_FOLLOW = "does not follow"
+    NOTHING_FITS = "nothing fits that gap"
+    CANNOT_MOVE = "that card cannot move"
+    UNDO_MISMATCH = "undo of another move"
 
 
 class IllegalAction(ValueError):
-    """An action the rules refuse: no shuffle left, nothing to undo, a finished game."""
+    """An action the rules refuse: ``reason`` is a :class:`Refusal`, the message says it in English."""
+
+    def __init__(self, reason: Refusal, message: str):
+        super().__init__(message)
+        self.reason = reason
 
 
 class IllegalMove(IllegalAction):
-    """A move the rules refuse; the message says why."""
+    """A move the rules refuse."""
 
 
 def _token(code: int) -> str:
@@ -330,7 +354,7 @@ class Position:
         if board[dst] != GAP or board[src] != code or (
             code % 13 != 1 if dst % COLS == 0 else _NEXT[board[dst - 1]] != code
         ):
-            raise IllegalMove(self._why_illegal(move))
+            raise IllegalMove(*self._why_illegal(move))
         new = bytearray(board)
         new[dst] = code
         new[src] = GAP
@@ -356,22 +380,23 @@ class Position:
         gaps.sort()
         return Position._make(bytes(new), tuple(gaps))
 
-    def _why_illegal(self, move: Move) -> str:
+    def _why_illegal(self, move: Move) -> tuple[Refusal, str]:
         board = self._board
         code, src, dst = move._c, move._s, move._d
         at = lambda i: f"{_SLOT_OF[i][0]}-{_SLOT_OF[i][1]}"  # noqa: E731
         if board[dst] != GAP:
-            return f"slot {at(dst)} is not a gap (it holds {_TOKENS[board[dst]]})"
+            return Refusal.NOT_A_GAP, f"slot {at(dst)} is not a gap (it holds {_TOKENS[board[dst]]})"
         if board[src] != code:
-            return f"{move.card} is not at {at(src)}"
+            return Refusal.CARD_NOT_THERE, f"{move.card} is not at {at(src)}"
         if dst % COLS == 0:
-            return f"only a 2 goes to column 0, and {move.card} is not a 2"
+            return Refusal.ONLY_A_TWO, f"only a 2 goes to column 0, and {move.card} is not a 2"
         left = board[dst - 1]
         if left == GAP:
-            return f"nothing goes right of a gap (slot {at(dst - 1)} is a gap)"
+            return Refusal.RIGHT_OF_GAP, f"nothing goes right of a gap (slot {at(dst - 1)} is a gap)"
         if left % 13 == 12:
-            return f"nothing goes right of a King ({_TOKENS[left]} is left of {at(dst)})"
-        return f"{move.card} does not follow {_TOKENS[left]}; only {_TOKENS[left + 1]} goes there"
+            return Refusal.RIGHT_OF_KING, f"nothing goes right of a King ({_TOKENS[left]} is left of {at(dst)})"
+        return (Refusal.DOES_NOT_FOLLOW,
+                f"{move.card} does not follow {_TOKENS[left]}; only {_TOKENS[left + 1]} goes there")
 
     def is_legal(self, move: Move) -> bool:
         """Whether ``move`` can be played here."""
@@ -523,9 +548,20 @@ WON = " / ".join(" ".join(_TOKENS[s * 13 + r] for r in range(1, 13)) + " --" for
 # --------------------------------------------------------------------------- games
 
 class Status(str, enum.Enum):
+    """Where a game stands; the database keeps the value."""
+
     PLAYING = "playing"
     WON = "won"
     LOST = "lost"
+
+
+class ActionKind(str, enum.Enum):
+    """The four things a player can do; the database's log keeps the value."""
+
+    MOVE = "move"
+    UNDO = "undo"
+    SHUFFLE = "shuffle"
+    RESIGN = "resign"
 
 
 SHUFFLES = 3
@@ -576,10 +612,55 @@ class GameState(NamedTuple):
     def is_over(self) -> bool:
         return self.status is not _PLAYING
 
+    def act(self, kind: ActionKind, *, slot: Slot | None = None,
+            move: Move | None = None) -> tuple[GameState, Move | None]:
+        """Apply one action: the one entry point of live play, replay and verification.
+
+        A move is the ``move`` a log recorded, or else the move a click on ``slot`` makes
+        (:meth:`Position.move_for_slot`).  An undo given a ``move`` checks that it takes
+        back that very move, as a log's undo records it.  Returns the new state and the
+        move to log: the one played or taken back, None for a shuffle or giving up.
+        Raises :class:`IllegalAction`, whose ``reason`` says why.
+
+        >>> g = GameState.start(deal_number=1, seed=42)
+        >>> g, move = g.act(ActionKind.MOVE, slot=(1, 6))
+        >>> move, g.moves
+        (Move('3S', (0, 12), (1, 6)), 1)
+        >>> g.act(ActionKind.MOVE, slot=(0, 0))
+        Traceback (most recent call last):
+        ...
+        games.engine.IllegalMove: 7H at 0-0 fits no gap
+        """
+        kind = ActionKind(kind)
+        self._check_playing()
+        if kind is ActionKind.MOVE:
+            move = move or self._move_at(slot)
+            return self.play(move), move
+        if kind is ActionKind.UNDO:
+            taken = self.history[-1] if self.history else None
+            if move is not None and taken is not None and move is not taken:
+                raise IllegalAction(Refusal.UNDO_MISMATCH, f"the move to take back is {taken}, not {move}")
+            return self.undo(), taken
+        if kind is ActionKind.SHUFFLE:
+            return self.shuffle(), None
+        return self.resign(), None
+
+    def _move_at(self, slot: Slot | None) -> Move:
+        if slot is None:
+            raise ValueError("a move needs the move or the slot clicked")
+        move = self.position.move_for_slot(slot)
+        if move is not None:
+            return move
+        token = self.position.card_at(slot)
+        where = f"{slot[0]}-{slot[1]}"
+        if token is None:
+            raise IllegalMove(Refusal.NOTHING_FITS, f"no card fits the gap at {where}")
+        raise IllegalMove(Refusal.CANNOT_MOVE, f"{token} at {where} fits no gap")
+
     def play(self, move: Move) -> GameState:
         """Play ``move``; raise :class:`IllegalMove` if the rules refuse it."""
         if self[6] is not _PLAYING:
-            raise IllegalAction(f"the game is over ({self.status.value})")
+            raise IllegalAction(Refusal.GAME_OVER, f"the game is over ({self.status.value})")
         position = self[0].play(move)
         # The hot path of every search: build the tuple directly rather than through _replace.
         state = _tuple_new(GameState, (
@@ -591,7 +672,7 @@ class GameState(NamedTuple):
         """Take back the last move since the most recent shuffle; it counts as a move."""
         self._check_playing()
         if not self.history:
-            raise IllegalAction("nothing to undo since the last shuffle")
+            raise IllegalAction(Refusal.NOTHING_TO_UNDO, "nothing to undo since the last shuffle")
         move = self.history[-1]
         position = self.position._moved(move._c, move._d, move._s)
         return _settled(self._replace(position=position, moves=self.moves + 1, history=self.history[:-1]))
@@ -600,7 +681,7 @@ class GameState(NamedTuple):
         """Use one of the three shuffles; it can never be undone, nor can any move before it."""
         self._check_playing()
         if self.shuffles_left <= 0:
-            raise IllegalAction("no shuffle left")
+            raise IllegalAction(Refusal.NO_SHUFFLE_LEFT, "no shuffle left")
         position = self.position.shuffle(shuffle_seed(self.seed, self.shuffles_used))
         return _settled(self._replace(position=position, shuffles_used=self.shuffles_used + 1, history=()))
 
@@ -611,7 +692,7 @@ class GameState(NamedTuple):
 
     def _check_playing(self) -> None:
         if self.status is not _PLAYING:
-            raise IllegalAction(f"the game is over ({self.status.value})")
+            raise IllegalAction(Refusal.GAME_OVER, f"the game is over ({self.status.value})")
 
 
 def _settled(state: GameState) -> GameState:

@@ -15,21 +15,20 @@ class NewGameForm(forms.Form):
     )
 
 
-# The posts of actions (move, undo, shuffle, give up) come on every click.  Their two
-# fields are Django's, made once and used by ``clean_action``: a Form instance would copy
-# its fields for each request, which cost a tenth of a move's server time.
-VERSION_FIELD = forms.IntegerField(min_value=0, max_value=2**31 - 1)
-SLOT_FIELD = forms.RegexField(regex=r"^[0-3]-(?:[0-9]|1[0-2])$", error_messages={"invalid": _("Not a slot.")})
+class ActionForm(forms.Form):
+    """An action's post: the version of the game the page showed, so a stale page is recognised."""
+
+    version = forms.IntegerField(min_value=0, max_value=2**31 - 1)
 
 
-def clean_action(data, *, with_slot: bool) -> tuple[int, engine.Slot | None]:
-    """The version of the game the page showed (so a stale page is recognised) and, for a
-    move, the slot clicked.  Raises ``forms.ValidationError`` for anything else."""
-    version = VERSION_FIELD.clean(data.get("version"))
-    if not with_slot:
-        return version, None
-    row, col = SLOT_FIELD.clean(data.get("slot")).split("-")
-    return version, (int(row), int(col))
+class MoveForm(ActionForm):
+    """A move's post: also the slot clicked, "ROW-COL"."""
+
+    slot = forms.RegexField(regex=r"^[0-3]-(?:[0-9]|1[0-2])$", error_messages={"invalid": _("Not a slot.")})
+
+    def clean_slot(self) -> engine.Slot:
+        row, col = self.cleaned_data["slot"].split("-")
+        return int(row), int(col)
 
 
 class SignUpForm(UserCreationForm):

@@ -1,7 +1,5 @@
 """What the server keeps of each game: its current state, and the log that replays to it."""
 
-import threading
-
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
@@ -18,10 +16,11 @@ class Game(models.Model):
     from an older version can be told apart from the current one.
     """
 
-    class Status(models.TextChoices):
-        PLAYING = "playing", _("playing")
-        WON = "won", _("won")
-        LOST = "lost", _("lost")
+    STATUSES = [
+        (engine.Status.PLAYING.value, _("playing")),
+        (engine.Status.WON.value, _("won")),
+        (engine.Status.LOST.value, _("lost")),
+    ]
 
     # No index of its own: the indexes below begin with it.
     owner = models.ForeignKey(
@@ -36,7 +35,7 @@ class Game(models.Model):
     moves = models.PositiveIntegerField(default=0)
     shuffles_used = models.PositiveSmallIntegerField(default=0)
     history = models.TextField(blank=True, help_text=_("Moves that undo can still take back, oldest first."))
-    status = models.CharField(max_length=8, choices=Status.choices, default=Status.PLAYING)
+    status = models.CharField(max_length=8, choices=STATUSES, default=engine.Status.PLAYING.value)
     resigned = models.BooleanField(default=False)
     version = models.PositiveIntegerField(default=0)
     elapsed_ms = models.BigIntegerField(default=0)
@@ -57,6 +56,8 @@ class Game(models.Model):
             models.CheckConstraint(condition=Q(shuffles_used__lte=engine.SHUFFLES), name="game_shuffles_at_most_3"),
             models.CheckConstraint(condition=Q(deal_number__gte=1), name="game_deal_number_positive"),
             models.CheckConstraint(condition=Q(elapsed_ms__gte=0), name="game_elapsed_not_negative"),
+            # A game is an account's or a guest's, never both: a guest token alone finds a guest's games.
+            models.CheckConstraint(condition=Q(owner__isnull=True) | Q(guest_token=""), name="game_one_kind_of_owner"),
         ]
 
     def __str__(self) -> str:
@@ -64,21 +65,18 @@ class Game(models.Model):
 
     @property
     def is_over(self) -> bool:
-        return self.status != self.Status.PLAYING
+        return self.status != engine.Status.PLAYING
 
     @property
     def shuffles_left(self) -> int:
         return engine.SHUFFLES - self.shuffles_used
 
     def state(self) -> engine.GameState:
-        """The engine's view of this game, rebuilt from the columns (once per change of them)."""
-        key = self._state_key()
-        cached = self.__dict__.get("_engine_state")
-        if cached is not None and cached[0] == key:
-            return cached[1]
-        state = _recent_states.get(key)
-        if state is None:
-            state = engine.GameState(
+        """The engine's view of this game, built from the columns (again only when they change)."""
+        columns = self._state_columns()
+        built = self.__dict__.get("_engine_state")
+        if built is None or built[0] != columns:
+            built = columns, engine.GameState(
                 position=engine.Position.parse(self.position),
                 seed=int(self.seed),
                 deal_number=self.deal_number,
@@ -88,8 +86,8 @@ class Game(models.Model):
                 status=engine.Status(self.status),
                 resigned=self.resigned,
             )
-        self._engine_state = (key, state)
-        return state
+            self._engine_state = built
+        return built[1]
 
     def set_state(self, state: engine.GameState) -> None:
         self.position = str(state.position)
@@ -98,53 +96,28 @@ class Game(models.Model):
         self.history = " ".join(str(move) for move in state.history)
         self.status = state.status.value
         self.resigned = state.resigned
-        key = self._state_key()
-        self._engine_state = (key, state)
-        _recent_states.put(key, state)
+        self._engine_state = self._state_columns(), state
 
-    def _state_key(self) -> tuple:
+    def _state_columns(self) -> tuple:
         return (self.position, self.history, self.moves, self.shuffles_used, self.status,
                 self.resigned, self.seed, self.deal_number)
-
-
-class _RecentStates:
-    """The engine states last written, by their columns: the next click on a game usually
-    comes to the same process, which then need not parse the row's text again.  The key is
-    every column the state is made of, so a hit is the very state those columns hold."""
-
-    def __init__(self, size: int):
-        self.size = size
-        self.states: dict[tuple, engine.GameState] = {}
-        self.lock = threading.Lock()
-
-    def get(self, key: tuple) -> engine.GameState | None:
-        return self.states.get(key)
-
-    def put(self, key: tuple, state: engine.GameState) -> None:
-        with self.lock:
-            if len(self.states) >= self.size:  # forget the oldest half
-                for old in list(self.states)[: self.size // 2]:
-                    del self.states[old]
-            self.states[key] = state
-
-
-_recent_states = _RecentStates(2_000)  # a state with a long undo history is a few kB
 
 
 class Action(models.Model):
     """One player action, numbered from 1 within its game; replaying them from the deal
     and the game's seed gives the stored state exactly."""
 
-    class Kind(models.TextChoices):
-        MOVE = "move", _("move")
-        UNDO = "undo", _("undo")
-        SHUFFLE = "shuffle", _("shuffle")
-        RESIGN = "resign", _("resign")
+    KINDS = [
+        (engine.ActionKind.MOVE.value, _("move")),
+        (engine.ActionKind.UNDO.value, _("undo")),
+        (engine.ActionKind.SHUFFLE.value, _("shuffle")),
+        (engine.ActionKind.RESIGN.value, _("resign")),
+    ]
 
     # No index of its own: the unique (game, number) below begins with it.
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="actions", db_index=False)
     number = models.PositiveIntegerField()
-    kind = models.CharField(max_length=8, choices=Kind.choices)
+    kind = models.CharField(max_length=8, choices=KINDS)
     move = models.CharField(max_length=16, blank=True, help_text=_("The move played, or taken back by undo."))
     elapsed_ms = models.BigIntegerField(help_text=_("The game's time once this action was done."))
     created_at = models.DateTimeField(auto_now_add=True)

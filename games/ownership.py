@@ -1,15 +1,17 @@
-"""Who owns a game: the one place that decides, so accounts can grow from it.
+"""Who owns a game: the one place that decides, and the one filter every game query uses.
 
 A signed-in player's games are tied to their account.  A guest's games are tied to a
 random token kept in a cookie of its own, ``addiction_guest``: unguessable like a session
-key, HttpOnly, Secure in production, SameSite=Lax.  A guest therefore needs no session,
-and their clicks no session read.  The cookie lives a year from the last day it was used
-(it is sent again once a day), so a guest who keeps playing never loses their games.
-Signing up or logging in gives the guest's games to the account and drops the cookie
-(games/signals.py); after logging out, the browser is a new guest.
+key, HttpOnly, Secure in production, SameSite=Lax.  A guest therefore needs no session.
+The cookie lives a year from the last day it was used (it is sent again once a day), and
+a signed-in player's session is saved once a day it is used, so a player who keeps
+playing never loses their games.  Logging in gives the guest's games to the account
+(games/signals.py) and drops the cookie; after logging out, the browser is a new guest.
 
-Every view finds games through ``owned_games``, so a game that is not yours is simply
-not found (404).  ``GuestCookieMiddleware`` writes the cookie changes decided here.
+``OwnerMiddleware`` puts the owner on every request as ``request.owner``, reading only;
+views find games through ``owned_games(request.owner)``, so a game that is not yours is
+simply not found (404).  The cookie and the session are written in one place, when the
+response goes out.
 """
 
 from __future__ import annotations
@@ -28,11 +30,12 @@ GUEST_COOKIE = "addiction_guest"
 SEEN_KEY = "addiction_seen"  # a signed-in player's session: the last day it was saved
 LEGACY_SESSION_KEY = "addiction_guest"  # where a guest's token was kept before the cookie
 _TOKEN = re.compile(r"[A-Za-z0-9_-]{32}")
-_SET, _FORGET = "_addiction_guest_set", "_addiction_guest_forget"
 
 
 @dataclass(frozen=True)
 class Owner:
+    """A signed-in player (``user_id``) or a guest (``guest_token``, "" before their first game)."""
+
     user_id: int | None
     guest_token: str
 
@@ -40,13 +43,18 @@ class Owner:
         """The filter for this owner's games."""
         if self.user_id is not None:
             return Q(owner_id=self.user_id)
-        if self.guest_token:
-            return Q(owner__isnull=True, guest_token=self.guest_token)
+        if self.guest_token:  # an account's games have none (the constraint game_one_kind_of_owner)
+            return Q(guest_token=self.guest_token)
         return Q(pk__in=[])
 
     def stamp(self) -> dict:
         """The fields a new game of this owner gets."""
         return {"owner_id": self.user_id, "guest_token": "" if self.user_id else self.guest_token}
+
+
+def owned_games(owner: Owner) -> QuerySet[Game]:
+    """``owner``'s games: every query that reads or writes a game starts here."""
+    return Game.objects.filter(owner.owns())
 
 
 def guest_cookie_token(value: str) -> str:
@@ -55,47 +63,30 @@ def guest_cookie_token(value: str) -> str:
     return token if _TOKEN.fullmatch(token) else ""
 
 
-def guest_token(request) -> str:
-    """The guest token the browser sent (in its cookie, or in a session of old), or ""."""
-    return guest_cookie_token(request.COOKIES.get(GUEST_COOKIE, "")) or _legacy_token(request)
-
-
 def _legacy_token(request) -> str:
-    """A guest token kept in the session, as the site did before the guest cookie: taken
-    out of the session (which Django then deletes if that leaves it empty), so that the
-    caller moves it into the cookie or claims its games."""
-    if settings.SESSION_COOKIE_NAME not in request.COOKIES or not hasattr(request, "session"):
+    """A guest token kept in the session, as the site did before the guest cookie."""
+    if settings.SESSION_COOKIE_NAME not in request.COOKIES:
         return ""
-    token = request.session.pop(LEGACY_SESSION_KEY, "")
+    token = request.session.get(LEGACY_SESSION_KEY, "")
     return token if isinstance(token, str) and _TOKEN.fullmatch(token) else ""
 
 
-def owner_of(request, *, create: bool = False) -> Owner:
-    """The owner behind ``request``; with ``create``, a guest gets a token on first use."""
-    user = getattr(request, "user", None)
-    if user is not None and user.is_authenticated:
-        _keep_session(request)
-        return Owner(user_id=user.pk, guest_token="")
-    value = request.COOKIES.get(GUEST_COOKIE, "")
-    token = guest_cookie_token(value) or _legacy_token(request)
-    if not token and create:
-        token = secrets.token_urlsafe(24)
-    if token and value != f"{token}.{date.today().isoformat()}":
-        setattr(request, _SET, token)  # new, or not yet sent again today
+def owner_of(request) -> Owner:
+    """The owner behind ``request``, as its user, cookie or session says; changes nothing."""
+    if request.user.is_authenticated:
+        return Owner(user_id=request.user.pk, guest_token="")
+    token = guest_cookie_token(request.COOKIES.get(GUEST_COOKIE, "")) or _legacy_token(request)
     return Owner(user_id=None, guest_token=token)
 
 
-def forget_guest(request) -> None:
-    """Drop the browser's guest cookie (its games now belong to an account)."""
-    setattr(request, _FORGET, True)
+def become_guest(request) -> Owner:
+    """The owner a new game gets: ``request.owner``, or a new guest if it can own nothing yet.
 
-
-def _keep_session(request) -> None:
-    """Save a signed-in player's session once a day it is used, so that its expiry (a
-    year) counts from the last day played."""
-    today = date.today().isoformat()
-    if request.session.get(SEEN_KEY) != today:
-        request.session[SEEN_KEY] = today
+    The new token reaches the browser as its cookie when the response goes out.
+    """
+    if request.owner.user_id is None and not request.owner.guest_token:
+        request.owner = Owner(user_id=None, guest_token=secrets.token_urlsafe(24))
+    return request.owner
 
 
 def set_lasting_cookie(response, name: str, value: str) -> None:
@@ -107,20 +98,26 @@ def set_lasting_cookie(response, name: str, value: str) -> None:
     )
 
 
-class GuestCookieMiddleware:
-    """Writes the guest cookie that ``owner_of`` made or refreshed, or deletes it."""
+class OwnerMiddleware:
+    """Puts ``request.owner`` on the request; on the way out, keeps the owner's cookie or
+    session alive for another year (once a day), or drops a guest cookie whose games an
+    account has taken.  Listed after the session and authentication middleware."""
 
     def __init__(self, get_response):
         self.get_response = get_response
 
     def __call__(self, request):
+        request.owner = owner_of(request)
         response = self.get_response(request)
-        if getattr(request, _FORGET, False):
-            response.delete_cookie(GUEST_COOKIE, samesite="Lax")
-        elif token := getattr(request, _SET, ""):
-            set_lasting_cookie(response, GUEST_COOKIE, f"{token}.{date.today().isoformat()}")
+        today = date.today().isoformat()
+        if request.user.is_authenticated:  # signed in, perhaps by this very request
+            if GUEST_COOKIE in request.COOKIES:
+                response.delete_cookie(GUEST_COOKIE, samesite="Lax")
+            if request.session.get(SEEN_KEY) != today:
+                request.session[SEEN_KEY] = today
+        elif token := request.owner.guest_token:
+            if request.COOKIES.get(GUEST_COOKIE) != f"{token}.{today}":
+                set_lasting_cookie(response, GUEST_COOKIE, f"{token}.{today}")
+            if settings.SESSION_COOKIE_NAME in request.COOKIES and LEGACY_SESSION_KEY in request.session:
+                del request.session[LEGACY_SESSION_KEY]  # it lives in the cookie now
         return response
-
-
-def owned_games(owner: Owner) -> QuerySet[Game]:
-    return Game.objects.filter(owner.owns())

@@ -10,6 +10,7 @@ from django.core.paginator import Page, Paginator
 from django.db.models import QuerySet
 from django.db.models.functions import Coalesce
 
+from games import engine
 from games.models import BoardEntry, Game
 from games.ownership import Owner, owned_games
 
@@ -24,10 +25,10 @@ def my_games(owner: Owner) -> tuple[QuerySet[Game], QuerySet[Game]]:
     put those first on PostgreSQL and last on SQLite (NULLs sort differently).
     """
     games = owned_games(owner).defer("history", "position")
-    playing = games.filter(status=Game.Status.PLAYING).order_by(
+    playing = games.filter(status=engine.Status.PLAYING).order_by(
         Coalesce("last_action_at", "created_at").desc(), "-pk"
     )
-    finished = games.exclude(status=Game.Status.PLAYING).order_by("-finished_at")
+    finished = games.exclude(status=engine.Status.PLAYING).order_by("-finished_at")
     return playing, finished
 
 
@@ -69,18 +70,18 @@ def profile_of(user) -> Profile:
     """A player's record, from their finished games in one query."""
     rows = list(
         Game.objects.filter(owner=user)
-        .exclude(status=Game.Status.PLAYING)
+        .exclude(status=engine.Status.PLAYING)
         .order_by("finished_at", "id")
         .values_list("status", "ranked", "finished_at", "elapsed_ms", "moves")
     )
     current = best = 0
     for status, *_ in rows:
-        current = current + 1 if status == Game.Status.WON else 0
+        current = current + 1 if status == engine.Status.WON else 0
         best = max(best, current)
     wins = [(finished, elapsed, moves) for status, ranked, finished, elapsed, moves in rows if ranked]
     return Profile(
         played=len(rows),
-        won=sum(1 for row in rows if row[0] == Game.Status.WON),
+        won=sum(1 for row in rows if row[0] == engine.Status.WON),
         current_streak=current,
         best_streak=best,
         best_time_ms=min((elapsed for _, elapsed, _ in wins), default=None),

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import hashlib
 import secrets
-from contextlib import nullcontext
 from dataclasses import dataclass
 from datetime import datetime
 from datetime import timezone as dt_timezone
@@ -17,23 +16,25 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games import engine
-from games.game_rows import game_for_action, game_save_action
 from games.models import Action, BoardEntry, Game
 from games.ownership import Owner, owned_games
-from games.write_lock import serialized_writes
 
 
 class ActionRefused(Exception):
-    """The action was not applied; ``message`` says why, for the player."""
+    """The rules refused the action (``reason``, an :class:`engine.Refusal`); nothing changed."""
 
-    def __init__(self, message: str, game: Game):
-        super().__init__(message)
-        self.message = message
+    def __init__(self, reason: engine.Refusal, game: Game):
+        super().__init__(reason.value)
+        self.reason = reason
         self.game = game
 
 
-class StaleVersion(ActionRefused):
-    """The page was rendered from an older version of the game (another tab, a double click)."""
+class StaleVersion(Exception):
+    """The page was drawn from an older version of ``game`` (another tab, a double click)."""
+
+    def __init__(self, game: Game):
+        super().__init__(f"game {game.pk} is at version {game.version}")
+        self.game = game
 
 
 def seed_digest(seed: str) -> str:
@@ -61,35 +62,8 @@ def elapsed_at(game: Game, now: datetime) -> int:
     return game.elapsed_ms + min(pause, settings.ADDICTION_IDLE_CAP_SECONDS * 1000)
 
 
-def _apply(game: Game, kind: str, slot: engine.Slot | None) -> tuple[engine.GameState, engine.Move | None]:
-    state = game.state()
-    if state.is_over:
-        raise ActionRefused(_("This game is over."), game)
-    try:
-        if kind == Action.Kind.MOVE:
-            move = state.position.move_for_slot(slot)
-            if move is None:
-                if state.position.card_at(slot) is None:
-                    raise ActionRefused(_("No card can go into that gap."), game)
-                raise ActionRefused(_("That card cannot move."), game)
-            return state.play(move), move
-        if kind == Action.Kind.UNDO:
-            if not state.history:
-                raise ActionRefused(_("There is no move to undo since the last shuffle."), game)
-            return state.undo(), state.history[-1]
-        if kind == Action.Kind.SHUFFLE:
-            if state.shuffles_left <= 0:
-                raise ActionRefused(_("No shuffle is left."), game)
-            return state.shuffle(), None
-        if kind == Action.Kind.RESIGN:
-            return state.resign(), None
-    except engine.IllegalAction as refusal:  # the checks above should leave none; never a 500
-        raise ActionRefused(_("The rules do not allow that."), game) from refusal
-    raise ValueError(f"unknown action {kind!r}")
-
-
 def game_act(
-    *, owner: Owner, game_id: int, version: int, kind: str, slot: engine.Slot | None = None,
+    *, owner: Owner, game_id: int, version: int, kind: engine.ActionKind, slot: engine.Slot | None = None,
     now: datetime | None = None,
 ) -> Game:
     """Apply one player action to one of ``owner``'s games and log it.
@@ -98,40 +72,45 @@ def game_act(
     when ``version`` is not the game's current one, and :class:`ActionRefused` for an
     action the rules refuse.  A refused action changes nothing.
 
-    The game is read without a lock and written back with a compare-and-set: the UPDATE
-    applies only if the row is still the owner's and at ``version`` (games/game_rows.py),
-    under the row lock the UPDATE itself takes.  Of two tabs or a double click that read
-    the same version, one writes and the other gets :class:`StaleVersion` with the game
-    as it is now (or 404, if an account claimed or the player deleted it meanwhile).
-    That spares every click a transaction of its own on PostgreSQL (BEGIN, SELECT ... FOR
-    UPDATE, COMMIT: two round trips more), and SQLite's write lock is held only for the
-    writing.  A winning move is written in one transaction with its ranking.
+    The game is read without a lock and written back with a compare-and-set: an UPDATE
+    that applies only while the row is still the owner's and at ``version``.  Of two tabs
+    or a double click that read the same version, one writes and the other is told the
+    page is stale (or gets 404, if an account claimed or the player deleted the game in
+    between).  The UPDATE, the log row and a win's ranking are one transaction.
     """
-    game = game_for_action(owner, game_id)
-    if game is None:
-        raise Game.DoesNotExist("No such game of this owner.")
+    game = owned_games(owner).get(pk=game_id)
     if game.version != version:
-        raise StaleVersion(_("This page was out of date; here is the table as it is now."), game)
-    state, move = _apply(game, kind, slot)
+        raise StaleVersion(game)
+    try:
+        state, move = game.state().act(kind, slot=slot)
+    except engine.IllegalAction as refusal:
+        raise ActionRefused(refusal.reason, game) from refusal
+    was = {field: getattr(game, field) for field in CHANGED_BY_ACTION}
     now = now or timezone.now()
     game.elapsed_ms = elapsed_at(game, now)
     game.started_at = game.started_at or now
     game.last_action_at = now
+    game.finished_at = now if state.is_over else None
     game.set_state(state)
-    if state.is_over:
-        game.finished_at = now
-    game.version += 1
-    won = state.status is engine.Status.WON
-    with serialized_writes() if won else nullcontext(), transaction.atomic() if won else nullcontext():
-        if not game_save_action(game, owner=owner, was_version=version, kind=kind, move=str(move) if move else "",
-                                now=now):
-            current = game_for_action(owner, game_id)  # another tab or click got there first
-            if current is None:
-                raise Game.DoesNotExist("The game is gone.")
-            raise StaleVersion(_("This page was out of date; here is the table as it is now."), current)
-        if won:
+    game.version = version + 1
+    changed = {field: getattr(game, field) for field, value in was.items() if getattr(game, field) != value}
+    with transaction.atomic():
+        written = owned_games(owner).filter(pk=game_id, version=version).update(**changed)
+        if not written:  # another tab or click got there first
+            raise StaleVersion(owned_games(owner).get(pk=game_id))
+        Action.objects.create(
+            game_id=game.pk, number=game.version, kind=kind, move=str(move or ""), elapsed_ms=game.elapsed_ms,
+        )
+        if state.status is engine.Status.WON:
             game_rank(game=game)
     return game
+
+
+# The columns an action changes; the rest of a game is written once, when it starts.
+CHANGED_BY_ACTION = (
+    "position", "moves", "shuffles_used", "history", "status", "resigned", "version",
+    "elapsed_ms", "started_at", "last_action_at", "finished_at",
+)
 
 
 def game_rank(*, game: Game) -> bool:
@@ -194,7 +173,7 @@ def boards_rebuild(*, user_id: int) -> None:
     """Make a player's board entries again from their ranked wins, oldest first."""
     with transaction.atomic():
         BoardEntry.objects.filter(user_id=user_id).delete()
-        wins = Game.objects.filter(owner_id=user_id, status=Game.Status.WON, ranked=True)
+        wins = Game.objects.filter(owner_id=user_id, status=engine.Status.WON, ranked=True)
         for game in wins.order_by("finished_at", "pk"):
             boards_enter(game=game)
 
@@ -204,7 +183,7 @@ def games_claim(*, user, guest_token: str) -> int:
     if not guest_token:
         return 0
     with transaction.atomic():
-        games = list(Game.objects.select_for_update().filter(owner__isnull=True, guest_token=guest_token))
+        games = list(Game.objects.select_for_update().filter(guest_token=guest_token))
         Game.objects.filter(pk__in=[game.pk for game in games]).update(owner=user, guest_token="")
         for game in games:
             game.owner_id = user.pk
@@ -218,28 +197,22 @@ def game_delete(*, owner: Owner, game_id: int) -> None:
     with transaction.atomic():
         game = owned_games(owner).select_for_update().get(pk=game_id)
         if game.is_over:
-            raise ActionRefused(_("A finished game cannot be deleted."), game)
+            raise ActionRefused(engine.Refusal.GAME_OVER, game)
         game.delete()
 
 
 def replay_states(game: Game) -> Iterator[tuple[Action | None, engine.GameState]]:
     """The game played again by the engine from its deal and seed: the opening state,
-    then the state after each logged action.  A log the rules refuse raises IllegalAction."""
+    then the state after each logged action.  A log the rules refuse raises IllegalAction,
+    one that does not even read a ValueError."""
     state = engine.GameState.start(deal_number=game.deal_number, seed=int(game.seed))
     yield None, state
     for action in game.actions.order_by("number"):
-        if action.kind == Action.Kind.MOVE:
-            state = state.play(engine.Move.parse(action.move))
-        elif action.kind == Action.Kind.UNDO:
-            if not state.history or str(state.history[-1]) != action.move:
-                raise engine.IllegalAction(f"action {action.number}: undo of {action.move} does not match")
-            state = state.undo()
-        elif action.kind == Action.Kind.SHUFFLE:
-            state = state.shuffle()
-        elif action.kind == Action.Kind.RESIGN:
-            state = state.resign()
-        else:
-            raise engine.IllegalAction(f"action {action.number}: unknown kind {action.kind!r}")
+        move = engine.Move.parse(action.move) if action.move else None
+        try:
+            state, _move = state.act(action.kind, move=move)
+        except engine.IllegalAction as refusal:
+            raise engine.IllegalAction(refusal.reason, f"action {action.number}: {refusal}") from refusal
         yield action, state
 
 
@@ -291,7 +264,7 @@ def game_verify(game: Game) -> Verification:
     last = game.actions.order_by("-number").values_list("elapsed_ms", flat=True).first()
     if last is not None:  # the time is the server's; the log records it after every action
         checks.append(Check(_("Time (ms)"), game.elapsed_ms == last, str(game.elapsed_ms), str(last)))
-    if game.status == Game.Status.WON:  # only a win that replays to itself may be on the boards
+    if game.status == engine.Status.WON:  # only a win that replays to itself may be on the boards
         true_win = replayed.status is engine.Status.WON and all(check.ok for check in checks)
         checks.append(Check(_("On the leaderboards"), game.ranked == true_win, _text(game.ranked), _text(true_win)))
     return Verification(checks)

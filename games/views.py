@@ -1,34 +1,52 @@
 """Pages and posts of the game: views parse and render, services change games.
 
 Every action is a POST that works as a plain form (POST, redirect, GET) and, sent by
-htmx, answers with just the grid and the status bar.  Refusals answer 4xx with the
-current table and a note, which htmx is configured to swap in (templates/base.html).
+htmx, answers with just the table: templates/games/_table.html, the grid and the status
+bar that the game page includes.  Refusals answer 4xx with the current table and a
+note, which htmx is configured to swap in (templates/base.html).
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from functools import wraps
+
 from django.conf import settings
 from django.contrib import messages
-from django.core.exceptions import ValidationError
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
-from django.middleware.csrf import get_token
 from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.utils.cache import patch_vary_headers
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
-from django.views.decorators.http import require_safe, require_POST
+from django.utils.translation import gettext_lazy, ngettext
+from django.views.decorators.http import require_POST, require_safe
 
 from games import engine
-from games.forms import NewGameForm, clean_action
-from games.models import Action, Game
-from games.ownership import owned_games, owner_of, set_lasting_cookie
+from games.cards import table_slots
+from games.forms import ActionForm, MoveForm, NewGameForm
+from games.models import Game
+from games.ownership import become_guest, owned_games, set_lasting_cookie
 from games.selectors import my_games
 from games.services import ActionRefused, StaleVersion, elapsed_at, game_act, game_start
-from games.table import Status, grid_html, status_html
 
 MARK_MOVABLE_COOKIE = "addiction_mark_movable"  # "0" when the player turned the marking off
+
+# What the player reads when the rules refuse an action; other refusals cannot come
+# from a click on the page, and get the general words.
+REFUSALS = {
+    engine.Refusal.GAME_OVER: gettext_lazy("This game is over."),
+    engine.Refusal.NOTHING_FITS: gettext_lazy("No card can go into that gap."),
+    engine.Refusal.CANNOT_MOVE: gettext_lazy("That card cannot move."),
+    engine.Refusal.NOTHING_TO_UNDO: gettext_lazy("There is no move to undo since the last shuffle."),
+    engine.Refusal.NO_SHUFFLE_LEFT: gettext_lazy("No shuffle is left."),
+}
+STALE = gettext_lazy("This page was out of date; here is the table as it is now.")
+
+
+def refusal_text(reason: engine.Refusal) -> str:
+    """Why an action was refused, in the player's language."""
+    return str(REFUSALS.get(reason, gettext_lazy("The rules do not allow that.")))
 
 
 @require_safe
@@ -37,7 +55,7 @@ def home(request: HttpRequest) -> HttpResponse:
 
 
 def _home(request: HttpRequest, form: NewGameForm, status: int = 200) -> HttpResponse:
-    games = my_games(owner_of(request))[0][:10]
+    games = my_games(request.owner)[0][:10]
     return render(request, "games/home.html", {"form": form, "games": games}, status=status)
 
 
@@ -46,7 +64,7 @@ def game_new(request: HttpRequest) -> HttpResponse:
     form = NewGameForm(request.POST)
     if not form.is_valid():
         return _home(request, form, status=400)
-    game = game_start(owner=owner_of(request, create=True), deal_number=form.cleaned_data["deal_number"])
+    game = game_start(owner=become_guest(request), deal_number=form.cleaned_data["deal_number"])
     return redirect("games:detail", pk=game.pk)
 
 
@@ -55,7 +73,7 @@ def deal_start(request: HttpRequest, deal_number: int) -> HttpResponse:
     """The shareable link of a deal: resume this player's game of it, or start one."""
     if not 1 <= deal_number <= engine.MAX_DEAL:
         raise Http404(_("There is no deal with that number."))
-    owner = owner_of(request, create=True)
+    owner = become_guest(request)
     game = my_games(owner)[0].filter(deal_number=deal_number).first()
     if game is None:
         game = game_start(owner=owner, deal_number=deal_number)
@@ -64,45 +82,45 @@ def deal_start(request: HttpRequest, deal_number: int) -> HttpResponse:
 
 def _owned_game(request: HttpRequest, pk: int) -> Game:
     try:
-        return owned_games(owner_of(request)).get(pk=pk)
+        return owned_games(request.owner).get(pk=pk)
     except Game.DoesNotExist:
         raise Http404(_("No such game here.")) from None
 
 
-def _board_context(request: HttpRequest, game: Game, note: str = "", *, partial: bool = False) -> dict:
-    """The game page's context: the table (grid and status bar, built by games/table.py).
+@dataclass(frozen=True)
+class StatusBar:
+    """What the status bar shows besides the game's own columns."""
 
-    A ``partial`` table is htmx's answer: the status bar is swapped in out of band, and
-    the forms carry no CSRF field, since htmx sends the token in a header (base.html).
-    That spares a new masked token, and the CSRF cookie sent again with it, on every click.
-    """
+    note: str  # why the last action was refused, or ""
+    stuck: bool  # playing, and no card can move
+    can_undo: bool
+    elapsed_ms: int  # the game's time now
+    tick_ms_left: int  # how long the page's clock may tick on before the idle cap
+
+
+def table_context(request: HttpRequest, game: Game, note: str = "") -> dict:
+    """What the table's templates (_grid.html, _status.html) draw: the slots and the status bar."""
     now = timezone.now()
-    cap_ms = settings.ADDICTION_IDLE_CAP_SECONDS * 1000
+    state = game.state()
     running = game.started_at is not None and not game.is_over
     idle_ms = int((now - game.last_action_at).total_seconds() * 1000) if running else 0
-    token = None if partial else get_token(request)
-    mark_movable = request.COOKIES.get(MARK_MOVABLE_COOKIE) != "0"
-    status = Status(
-        note=note,
-        stuck=not game.is_over and game.state().position.is_stuck(),
-        elapsed_ms=elapsed_at(game, now),
-        tick_ms_left=max(0, cap_ms - idle_ms) if running else 0,
-        signed_in=request.user.is_authenticated,
-        oob=partial,
-    )
+    cap_ms = settings.ADDICTION_IDLE_CAP_SECONDS * 1000
     return {
         "game": game,
-        "grid": grid_html(game, csrf_token=token, mark_movable=mark_movable),
-        "status": status_html(game, status, csrf_token=token),
-        "mark_movable": mark_movable,
-        "idle_cap": "" if partial else idle_cap_words(),
+        "slots": table_slots(state),
+        "bar": StatusBar(
+            note=note,
+            stuck=not game.is_over and state.position.is_stuck(),
+            can_undo=state.can_undo,
+            elapsed_ms=elapsed_at(game, now),
+            tick_ms_left=max(0, cap_ms - idle_ms) if running else 0,
+        ),
+        "mark_movable": request.COOKIES.get(MARK_MOVABLE_COOKIE) != "0",
     }
 
 
 def _table(request: HttpRequest, game: Game, note: str = "", status: int = 200) -> HttpResponse:
-    """htmx's answer to an action or a reload: the grid, and the status bar out of band."""
-    context = _board_context(request, game, note, partial=True)
-    return HttpResponse(context["grid"] + context["status"], status=status)
+    return render(request, "games/_table.html", table_context(request, game, note), status=status)
 
 
 @require_safe
@@ -113,54 +131,78 @@ def game_detail(request: HttpRequest, pk: int) -> HttpResponse:
     if request.htmx and not (request.htmx.boosted or request.htmx.history_restore_request):
         response = _table(request, game)
     else:
-        response = render(request, "games/game.html", _board_context(request, game))
+        context = {**table_context(request, game), "idle_cap": idle_cap_words()}
+        response = render(request, "games/game.html", context)
     patch_vary_headers(response, ("HX-Request", "HX-Boosted", "HX-History-Restore-Request"))
     return response
 
 
-def _act(request: HttpRequest, pk: int, kind: str) -> HttpResponse:
-    try:
-        version, slot = clean_action(request.POST, with_slot=kind == Action.Kind.MOVE)
-    except ValidationError:
-        game = _owned_game(request, pk)
-        return _answer(request, game, _("That request was not understood."), status=400)
-    try:
-        game = game_act(owner=owner_of(request), game_id=pk, version=version, kind=kind, slot=slot)
-    except Game.DoesNotExist:
-        raise Http404(_("No such game here.")) from None
-    except StaleVersion as stale:
-        return _answer(request, stale.game, stale.message, status=409)
-    except ActionRefused as refusal:
-        return _answer(request, refusal.game, refusal.message, status=422)
-    return _answer(request, game)
+def answers_with_table(view):
+    """Turn an action view's game, or its refusal, into the answer: htmx gets the table
+    (with a note and a 4xx status when refused), a plain form post is redirected to the
+    game page, with the note as a message."""
+
+    @wraps(view)
+    def answer(request: HttpRequest, pk: int) -> HttpResponse:
+        try:
+            game, note, status = view(request, pk), "", 200
+        except Game.DoesNotExist:
+            raise Http404(_("No such game here.")) from None
+        except StaleVersion as stale:
+            game, note, status = stale.game, str(STALE), 409
+        except ActionRefused as refusal:
+            game, note, status = refusal.game, refusal_text(refusal.reason), 422
+        except BadPost:
+            game, note, status = _owned_game(request, pk), _("That request was not understood."), 400
+        if request.htmx:
+            return _table(request, game, note, status)
+        if status == 400:
+            context = {**table_context(request, game, note), "idle_cap": idle_cap_words()}
+            return render(request, "games/game.html", context, status=status)
+        if note:
+            messages.warning(request, note)
+        return redirect("games:detail", pk=game.pk)
+
+    return answer
 
 
-def _answer(request: HttpRequest, game: Game, note: str = "", status: int = 200) -> HttpResponse:
-    """htmx gets the grid and status bar; a plain form post is redirected to the game page."""
-    if request.htmx:
-        return _table(request, game, note, status)
-    if status == 400:
-        return render(request, "games/game.html", _board_context(request, game, note), status=status)
-    if note:
-        messages.warning(request, note)
-    return redirect("games:detail", pk=game.pk)
+class BadPost(Exception):
+    """The post's fields are not what the page sends."""
 
 
-def _action_view(kind: str):
-    """The POST view of one kind of action; the four differ only in ``kind``."""
-
-    @require_POST
-    def view(request: HttpRequest, pk: int) -> HttpResponse:
-        return _act(request, pk, kind)
-
-    view.__name__ = view.__qualname__ = f"game_{kind}"
-    return view
+def _cleaned(form: ActionForm) -> dict:
+    if not form.is_valid():
+        raise BadPost
+    return form.cleaned_data
 
 
-game_move = _action_view(Action.Kind.MOVE)
-game_undo = _action_view(Action.Kind.UNDO)
-game_shuffle = _action_view(Action.Kind.SHUFFLE)
-game_resign = _action_view(Action.Kind.RESIGN)
+@require_POST
+@answers_with_table
+def game_move(request: HttpRequest, pk: int) -> Game:
+    data = _cleaned(MoveForm(request.POST))
+    return game_act(owner=request.owner, game_id=pk, version=data["version"], kind=engine.ActionKind.MOVE,
+                    slot=data["slot"])
+
+
+@require_POST
+@answers_with_table
+def game_undo(request: HttpRequest, pk: int) -> Game:
+    data = _cleaned(ActionForm(request.POST))
+    return game_act(owner=request.owner, game_id=pk, version=data["version"], kind=engine.ActionKind.UNDO)
+
+
+@require_POST
+@answers_with_table
+def game_shuffle(request: HttpRequest, pk: int) -> Game:
+    data = _cleaned(ActionForm(request.POST))
+    return game_act(owner=request.owner, game_id=pk, version=data["version"], kind=engine.ActionKind.SHUFFLE)
+
+
+@require_POST
+@answers_with_table
+def game_resign(request: HttpRequest, pk: int) -> Game:
+    data = _cleaned(ActionForm(request.POST))
+    return game_act(owner=request.owner, game_id=pk, version=data["version"], kind=engine.ActionKind.RESIGN)
 
 
 @require_POST

@@ -11,34 +11,33 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe, require_http_methods
 
 from games import engine
-from games.board import cells
+from games.cards import table_slots
 from games.models import BoardEntry, Game
-from games.ownership import owned_games, owner_of
+from games.ownership import owned_games
 from games.selectors import PERIODS, board_page, chart_points, my_games, period_scope, profile_of
 from games.services import ActionRefused, game_delete, game_verify, replay_states
 
 
 @require_safe
 def my_games_page(request: HttpRequest) -> HttpResponse:
-    playing, finished = my_games(owner_of(request))
+    playing, finished = my_games(request.owner)
     return render(request, "games/my_games.html", {"playing": playing, "finished": finished[:50]})
 
 
 @require_http_methods(["GET", "POST"])
 def game_delete_page(request: HttpRequest, pk: int) -> HttpResponse:
     """Ask, then delete one of this player's unfinished games."""
-    owner = owner_of(request)
-    game = get_object_or_404(owned_games(owner), pk=pk)
+    game = get_object_or_404(owned_games(request.owner), pk=pk)
     if game.is_over:
         messages.warning(request, _("A finished game cannot be deleted."))
         return redirect("games:my_games")
     if request.method == "POST":
         try:
-            game_delete(owner=owner, game_id=pk)
+            game_delete(owner=request.owner, game_id=pk)
         except Game.DoesNotExist:
             raise Http404(_("No such game here.")) from None
-        except ActionRefused as refusal:  # it finished since this page was shown
-            messages.warning(request, refusal.message)
+        except ActionRefused:  # it finished since this page was shown
+            messages.warning(request, _("A finished game cannot be deleted."))
             return redirect("games:my_games")
         messages.success(request, _("The game of deal #%(number)s was deleted.") % {"number": game.deal_number})
         return redirect("games:my_games")
@@ -86,7 +85,7 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
 
 
 def _finished_game(request: HttpRequest, pk: int) -> Game:
-    game = get_object_or_404(owned_games(owner_of(request)), pk=pk)
+    game = get_object_or_404(owned_games(request.owner), pk=pk)
     if not game.is_over:
         raise Http404(_("This game is not finished yet."))
     return game
@@ -113,7 +112,7 @@ def game_replay_page(request: HttpRequest, pk: int, step: int = 0) -> HttpRespon
         raise Http404(_("This game has no such step."))
     action, state = states[step]
     context = {
-        "game": game, "state": state, "rows": cells(state),
+        "game": game, "state": state, "slots": table_slots(state, replay=True),
         "step": step, "last": last, "action": action, "error": error,
     }
     template = "games/_replay.html" if request.htmx else "games/replay.html"

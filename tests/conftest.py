@@ -13,7 +13,7 @@ from html.parser import HTMLParser
 import pytest
 
 from games import engine
-from games.models import Action, Game, _recent_states
+from games.models import Action, Game
 from games.ownership import GUEST_COOKIE, guest_cookie_token
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
@@ -67,14 +67,6 @@ def set_layout(game: Game, text: str, *, shuffles_used: int = 0, moves: int = 0,
     ))
     game.save()
     return game
-
-
-@pytest.fixture(autouse=True)
-def _fresh_engine_states():
-    """Each test starts without the engine states kept per process (games/models.py), so
-    a state read back from the database is parsed from what was stored."""
-    _recent_states.states.clear()
-    yield
 
 
 def guest_token_of(client) -> str:

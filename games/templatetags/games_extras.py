@@ -1,6 +1,13 @@
-"""Template filters for the game pages."""
+"""Template tags and filters of the game pages."""
+
+from functools import lru_cache
 
 from django import template
+from django.template.loader import render_to_string
+from django.utils.safestring import SafeString
+from django.utils.translation import get_language
+
+from games.cards import SlotView
 
 register = template.Library()
 
@@ -12,3 +19,20 @@ def duration(milliseconds) -> str:
     hours, rest = divmod(seconds, 3600)
     minutes, seconds = divmod(rest, 60)
     return f"{hours}:{minutes:02d}:{seconds:02d}" if hours else f"{minutes}:{seconds:02d}"
+
+
+@register.simple_tag
+def slots(row: list[SlotView]) -> SafeString:
+    """The slots of one row of a table, each drawn by games/_slot.html.
+
+    Every action draws a table of 52 slots, so each distinct slot is drawn once per
+    language and kept: the only cache of the site's own.  It is bounded, and a slot is a
+    value (its card, place and flags), so a kept one is never out of date.
+    """
+    language = get_language()
+    return SafeString("".join([_drawn(language, view) for view in row]))
+
+
+@lru_cache(maxsize=20_000)
+def _drawn(language: str, view: SlotView) -> SafeString:
+    return render_to_string("games/_slot.html", view.drawing()).strip()

@@ -45,14 +45,13 @@
     note.appendChild(p);
     announce(text);
   }
-  document.addEventListener("htmx:sendError", function () {
-    var status = document.getElementById("status");
-    if (status) say(status.dataset.errorText);
-  });
-  document.addEventListener("htmx:responseError", function () {
-    var status = document.getElementById("status");
-    if (status) say(status.dataset.refusedText);
-  });
+  // The words come from the page, in the player's language.
+  function words(name) {
+    var game = document.querySelector(".game[data-error-text]");
+    return game ? game.dataset[name] : "";
+  }
+  document.addEventListener("htmx:sendError", function () { say(words("errorText")); });
+  document.addEventListener("htmx:responseError", function () { say(words("refusedText")); });
 
   // Arrow keys move the focus around the table, as a grid.
   document.addEventListener("keydown", function (event) {

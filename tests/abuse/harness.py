@@ -228,7 +228,7 @@ def expect(req: Req, who: Identity, csrf_ok: bool, before: Snapshot) -> Expect:
     if req.endpoint == "deal":
         return Expect(create=req.method in ("GET", "HEAD"))
     if req.endpoint == "delete":
-        if req.method == "POST" and csrf_ok and mine and row["status"] == Game.Status.PLAYING:
+        if req.method == "POST" and csrf_ok and mine and row["status"] == engine.Status.PLAYING:
             return Expect(delete=req.pk)
         return Expect()
     if req.endpoint in ("login", "signup") and unsafe_ok:

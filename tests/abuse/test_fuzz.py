@@ -52,7 +52,7 @@ class World:
         who = identity(self[name].client)
         return sorted(
             pk for pk, row in self.harness.before.games.items()
-            if who.owns(row) and (playing is None or (row["status"] == Game.Status.PLAYING) == playing)
+            if who.owns(row) and (playing is None or (row["status"] == engine.Status.PLAYING) == playing)
         )
 
     def restore(self) -> None:

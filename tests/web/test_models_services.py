@@ -154,24 +154,35 @@ def test_a_stale_version_is_refused_and_changes_nothing():
         assert snapshot(game) == before
 
 
+def between_read_and_write(monkeypatch, meddle) -> None:
+    """Run ``meddle()`` once, in the next action, after the game is read and before it is
+    written: the engine's work in between is where another request can slip in."""
+    real_act = engine.GameState.act
+    done = []
+
+    def act_after_meddling(state, kind, **where):
+        if not done:
+            done.append(True)  # the meddler's own action goes straight through
+            meddle()
+        return real_act(state, kind, **where)
+
+    monkeypatch.setattr(engine.GameState, "act", act_after_meddling)
+
+
 @pytest.mark.parametrize("other", ["move", "undo", "shuffle", "resign"])
 def test_a_write_between_the_read_and_the_write_wins_and_the_late_one_gets_409(monkeypatch, other):
     """Two tabs read the game at version 1; the other tab writes first.  The late tab's
     compare-and-set finds version 2: it writes nothing and gets the game as it is now."""
     game = game_start(owner=GUEST, deal_number=1)
     act(game, "move", game.state().position.legal_moves()[0].src)
-    read = services.game_for_action
     raced = []
 
-    def read_then_the_other_tab_writes(owner, game_id):
-        seen = read(owner, game_id)
-        if not raced:
-            raced.append(None)  # the other tab's own read goes straight through
-            slot = seen.state().position.legal_moves()[0].src if other == "move" else None
-            raced[0] = act(game, other, slot)
-        return seen
+    def the_other_tab_writes():
+        seen = Game.objects.get(pk=game.pk)
+        slot = seen.state().position.legal_moves()[0].src if other == "move" else None
+        raced.append(act(game, other, slot))
 
-    monkeypatch.setattr(services, "game_for_action", read_then_the_other_tab_writes)
+    between_read_and_write(monkeypatch, the_other_tab_writes)
     late = Game.objects.get(pk=game.pk).state().position.legal_moves()[-1].src
     with pytest.raises(StaleVersion) as refused:
         act(game, "move", late, version=1)
@@ -187,38 +198,30 @@ def test_a_game_claimed_between_the_read_and_the_write_is_not_written_by_the_gue
     move writes nothing, and the guest tab no longer finds the game."""
     game = game_start(owner=GUEST, deal_number=1)
     user = User.objects.create_user("ada", password="lantern-orchard-plum-5")
-    read = services.game_for_action
-
-    def read_then_claimed(owner, game_id):
-        seen = read(owner, game_id)
-        services.games_claim(user=user, guest_token=GUEST.guest_token)
-        return seen
-
-    monkeypatch.setattr(services, "game_for_action", read_then_claimed)
+    between_read_and_write(monkeypatch, lambda: services.games_claim(user=user, guest_token=GUEST.guest_token))
     with pytest.raises(Game.DoesNotExist):
         act(game, "move", game.state().position.legal_moves()[0].src, version=0)
     stored = Game.objects.get(pk=game.pk)
     assert (stored.owner_id, stored.version, stored.actions.count()) == (user.pk, 0, 0)
 
 
-# (layout, shuffles_used, kind, slot): each refused by the rules.
+# (layout, shuffles_used, kind, slot, why): each refused by the rules.
 REFUSALS = {
-    "card that cannot move": (TWO_COLUMN_0_GAPS, 0, "move", (0, 3)),
-    "card in place that cannot move": (TWO_COLUMN_0_GAPS, 0, "move", (2, 1)),
-    "dead gap right of a King": (TWO_COLUMN_0_GAPS, 0, "move", (2, 12)),
-    "nothing to undo": (TWO_COLUMN_0_GAPS, 0, "undo", None),
-    "no shuffle left": (ONE_MOVE_FROM_WIN, 3, "shuffle", None),
+    "card that cannot move": (TWO_COLUMN_0_GAPS, 0, "move", (0, 3), engine.Refusal.CANNOT_MOVE),
+    "card in place that cannot move": (TWO_COLUMN_0_GAPS, 0, "move", (2, 1), engine.Refusal.CANNOT_MOVE),
+    "dead gap right of a King": (TWO_COLUMN_0_GAPS, 0, "move", (2, 12), engine.Refusal.NOTHING_FITS),
+    "nothing to undo": (TWO_COLUMN_0_GAPS, 0, "undo", None, engine.Refusal.NOTHING_TO_UNDO),
+    "no shuffle left": (ONE_MOVE_FROM_WIN, 3, "shuffle", None, engine.Refusal.NO_SHUFFLE_LEFT),
 }
 
 
-@pytest.mark.parametrize(("layout", "shuffles_used", "kind", "slot"), REFUSALS.values(), ids=REFUSALS.keys())
-def test_refused_actions_change_nothing(layout, shuffles_used, kind, slot):
+@pytest.mark.parametrize(("layout", "shuffles_used", "kind", "slot", "why"), REFUSALS.values(), ids=REFUSALS.keys())
+def test_refused_actions_change_nothing(layout, shuffles_used, kind, slot, why):
     game = set_layout(game_start(owner=GUEST, deal_number=1), layout, shuffles_used=shuffles_used)
     before = snapshot(game)
     with pytest.raises(ActionRefused) as refused:
         act(game, kind, slot)
-    assert not isinstance(refused.value, StaleVersion)
-    assert refused.value.message
+    assert refused.value.reason is why
     assert snapshot(game) == before
 
 
@@ -353,7 +356,7 @@ def test_a_tampered_log_does_not_replay_to_the_stored_state(tamper):
     elif tamper == "garbage":
         first.move = "ZZ:9-9>9-9"
     else:
-        first = game.actions.get(kind=Action.Kind.UNDO)
+        first = game.actions.get(kind=engine.ActionKind.UNDO)
         first.move = str(engine.deal(3).legal_moves()[0])
     first.save()
     result = _replay_or_error(game)

@@ -12,7 +12,7 @@ from django.contrib.sessions.models import Session
 from games.models import Game
 from games.ownership import GUEST_COOKIE, LEGACY_SESSION_KEY, SEEN_KEY, Owner
 from games.services import game_start
-from games.sessions import SessionStore
+from django.contrib.sessions.backends.db import SessionStore
 from tests.conftest import guest_token_of
 
 pytestmark = pytest.mark.django_db

@@ -158,7 +158,7 @@ def play_win(owner: Owner, win: Win, *, start: datetime, step: timedelta = timed
     """A new game of ``owner`` that plays ``win`` through the services; it ends won."""
     game = reseed(game_start(owner=owner, deal_number=win.deal_number), win.seed)
     game = play_actions(owner, game, win.actions, start=start, step=step)
-    assert game.status == Game.Status.WON, game.status
+    assert game.status == engine.Status.WON, game.status
     return game
 
 

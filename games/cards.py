@@ -1,0 +1,106 @@
+"""The cards as players see them: faces for the eye, names for screen readers, and what
+each of the 52 slots of a table shows."""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from games import engine
+
+RANK_NAMES = {
+    "2": gettext_lazy("Two"), "3": gettext_lazy("Three"), "4": gettext_lazy("Four"),
+    "5": gettext_lazy("Five"), "6": gettext_lazy("Six"), "7": gettext_lazy("Seven"),
+    "8": gettext_lazy("Eight"), "9": gettext_lazy("Nine"), "T": gettext_lazy("Ten"),
+    "J": gettext_lazy("Jack"), "Q": gettext_lazy("Queen"), "K": gettext_lazy("King"),
+}
+SUIT_NAMES = {
+    "S": gettext_lazy("spades"), "H": gettext_lazy("hearts"),
+    "D": gettext_lazy("diamonds"), "C": gettext_lazy("clubs"),
+}
+SUIT_SYMBOLS = {"S": "\u2660", "H": "\u2665", "D": "\u2666", "C": "\u2663"}
+RANK_FACES = {"T": "10"}
+
+
+def card_name(token: str) -> str:
+    """A card's name in the active language: "Seven of hearts"."""
+    return _("%(rank)s of %(suit)s") % {"rank": RANK_NAMES[token[0]], "suit": SUIT_NAMES[token[1]]}
+
+
+class SlotView(NamedTuple):
+    """What one slot of a table shows and can do.  A value: equal slots are drawn alike,
+    and the template tag ``slots`` draws each distinct one once."""
+
+    row: int
+    col: int
+    card: str  # the token, "" for a gap
+    locked: bool = False
+    movable: bool = False
+    dead: bool = False  # a gap that nothing can fill
+    fit: str = ""  # a gap's card that a click brings there
+    over: bool = False  # the game is over: nothing can be clicked
+    replay: bool = False  # a step of a replay: a picture, not a button
+
+    @property
+    def name(self) -> str:
+        """"ROW-COL", as the forms post it."""
+        return f"{self.row}-{self.col}"
+
+    @property
+    def face(self) -> str:
+        return RANK_FACES.get(self.card[0], self.card[0]) if self.card else ""
+
+    @property
+    def symbol(self) -> str:
+        return SUIT_SYMBOLS[self.card[1]] if self.card else ""
+
+    @property
+    def classes(self) -> str:
+        """The slot's classes after ``slot``, as the stylesheet and the script read them."""
+        if not self.card:
+            return "gap dead" if self.dead else "gap"
+        return "card" + " red" * (self.card[1] in "HD") + " locked" * self.locked + " movable" * self.movable
+
+    def drawing(self) -> dict:
+        """What games/_slot.html draws, as plain values."""
+        return {**self._asdict(), "name": self.name, "face": self.face, "symbol": self.symbol,
+                "classes": self.classes, "label": self.label()}
+
+    def label(self) -> str:
+        """The slot's words for screen readers, in the active language."""
+        where = {"row": self.row + 1, "col": self.col + 1}
+        if not self.card and self.fit:
+            return _("Gap, row %(row)s, column %(col)s, %(card)s fits") % {**where, "card": card_name(self.fit)}
+        if not self.card:
+            return _("Gap, row %(row)s, column %(col)s, nothing can go here") % where
+        state = _("can move") if self.movable else (_("in place") if self.locked else _("cannot move"))
+        return _("%(card)s, row %(row)s, column %(col)s, %(state)s") % {
+            **where, "card": card_name(self.card), "state": state}
+
+
+def table_slots(state: engine.GameState, *, replay: bool = False) -> list[list[SlotView]]:
+    """The table of ``state`` as 4 rows of 13 slots: which cards can move, which gaps
+    can be filled and by what.  In a finished game or a replay nothing can move."""
+    position = state.position
+    over = state.is_over
+    moves = [] if over or replay else position.legal_moves()
+    movable = {move.src for move in moves}
+    fits = {}
+    for move in moves:
+        fits.setdefault(move.dst, move.card)
+    for (r, c) in fits:
+        if c == 0:  # a 2 goes to the topmost column-0 gap it fits; the click rule says which
+            fits[r, c] = position.move_for_slot((r, c)).card
+    locked = position.locked()
+    dead = set(position.dead_gaps())
+    return [
+        [
+            # Positional, in SlotView's order: row, col, card, locked, movable, dead, fit, over, replay.
+            SlotView(r, c, token or "", (r, c) in locked, (r, c) in movable, (r, c) in dead,
+                     fits.get((r, c), ""), over, replay)
+            for c, token in enumerate(row)
+        ]
+        for r, row in enumerate(position.rows())
+    ]
