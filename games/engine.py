@@ -495,36 +495,51 @@ _set_gaps = Position._gaps.__set__
 def _parse_board(text: str) -> bytes:
     if not isinstance(text, str):
         raise InvalidNotation(f"a position is text, not {type(text).__name__}")
+    rows = [row.split() for row in text.upper().split("/")]
+    if len(rows) == ROWS and all(len(row) == COLS for row in rows):
+        try:  # the common case, a valid position, in a few C calls; anything odd is explained below
+            board = bytes([_BYTE_OF[token] for row in rows for token in row])
+            cards = board.replace(_GAP_BYTE, b"")
+            if len(cards) == 48 and len(set(cards)) == 48:
+                return board
+        except KeyError:
+            pass
+    raise _why_invalid(text)
+
+
+# Every token a position may hold, by byte; aces and "/" are in none.
+_BYTE_OF = {**{token: code for code, token in enumerate(_TOKENS) if code not in _ACES}, GAP_TOKEN: GAP}
+_GAP_BYTE = bytes([GAP])
+
+
+def _why_invalid(text: str) -> InvalidNotation:
+    """The error that says what is wrong with ``text``, and where."""
     rows = text.split("/")
     if len(rows) != ROWS:
-        raise InvalidNotation(f"a position has {ROWS} rows separated by '/', this has {len(rows)}")
-    board = bytearray()
+        return InvalidNotation(f"a position has {ROWS} rows separated by '/', this has {len(rows)}")
     seen: dict[int, Slot] = {}
+    gaps = 0
     for r, row in enumerate(rows):
         tokens = row.split()
         if len(tokens) != COLS:
-            raise InvalidNotation(f"row {r} has {len(tokens)} slots, not {COLS}")
+            return InvalidNotation(f"row {r} has {len(tokens)} slots, not {COLS}")
         for c, token in enumerate(tokens):
             upper = token.upper()
             if upper == GAP_TOKEN:
-                board.append(GAP)
+                gaps += 1
                 continue
             code = _CODE_OF.get(upper)
             if code is None:
-                raise InvalidNotation(f"row {r}, column {c}: unknown token {token!r}")
+                return InvalidNotation(f"row {r}, column {c}: unknown token {token!r}")
             if code in _ACES:
-                raise InvalidNotation(f"row {r}, column {c}: an ace ({upper}) is never on the table")
+                return InvalidNotation(f"row {r}, column {c}: an ace ({upper}) is never on the table")
             if code in seen:
                 first = seen[code]
-                raise InvalidNotation(
+                return InvalidNotation(
                     f"row {r}, column {c}: duplicate card {upper} (also at row {first[0]}, column {first[1]})"
                 )
             seen[code] = (r, c)
-            board.append(code)
-    gaps = board.count(GAP)
-    if gaps != 4:
-        raise InvalidNotation(f"a position has exactly 4 gaps, this has {gaps}")
-    return bytes(board)
+    return InvalidNotation(f"a position has exactly 4 gaps, this has {gaps}")
 
 
 def deal(number: int) -> Position:
@@ -638,7 +653,7 @@ class GameState(NamedTuple):
             return self.play(move), move
         if kind is ActionKind.UNDO:
             taken = self.history[-1] if self.history else None
-            if move is not None and taken is not None and move is not taken:
+            if move is not None and taken is not None and move != taken:
                 raise IllegalAction(Refusal.UNDO_MISMATCH, f"the move to take back is {taken}, not {move}")
             return self.undo(), taken
         if kind is ActionKind.SHUFFLE:

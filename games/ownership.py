@@ -52,9 +52,9 @@ class Owner:
         return {"owner_id": self.user_id, "guest_token": "" if self.user_id else self.guest_token}
 
 
-def owned_games(owner: Owner) -> QuerySet[Game]:
-    """``owner``'s games: every query that reads or writes a game starts here."""
-    return Game.objects.filter(owner.owns())
+def owned_games(owner: Owner, **conditions) -> QuerySet[Game]:
+    """``owner``'s games that meet ``conditions``: every query that reads or writes a game starts here."""
+    return Game.objects.filter(owner.owns(), **conditions)
 
 
 def guest_cookie_token(value: str) -> str:

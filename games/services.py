@@ -78,7 +78,7 @@ def game_act(
     page is stale (or gets 404, if an account claimed or the player deleted the game in
     between).  The UPDATE, the log row and a win's ranking are one transaction.
     """
-    game = owned_games(owner).get(pk=game_id)
+    game = owned_games(owner, pk=game_id).get()
     if game.version != version:
         raise StaleVersion(game)
     try:
@@ -95,9 +95,9 @@ def game_act(
     game.version = version + 1
     changed = {field: getattr(game, field) for field, value in was.items() if getattr(game, field) != value}
     with transaction.atomic():
-        written = owned_games(owner).filter(pk=game_id, version=version).update(**changed)
+        written = owned_games(owner, pk=game_id, version=version).update(**changed)
         if not written:  # another tab or click got there first
-            raise StaleVersion(owned_games(owner).get(pk=game_id))
+            raise StaleVersion(owned_games(owner, pk=game_id).get())
         Action.objects.create(
             game_id=game.pk, number=game.version, kind=kind, move=str(move or ""), elapsed_ms=game.elapsed_ms,
         )

@@ -27,7 +27,7 @@ from django.test import Client
 
 from games import engine
 from games.models import Action, Game
-from games.ownership import GUEST_COOKIE, guest_cookie_token
+from tests.helpers import guest_token_of
 
 ACTIONS = ("move", "undo", "shuffle", "resign")
 SAFE_METHODS = {"GET", "HEAD", "OPTIONS", "TRACE"}
@@ -52,8 +52,7 @@ class Identity:
 
 
 def identity(client: Client) -> Identity:
-    guest = client.cookies.get(GUEST_COOKIE)
-    token = guest_cookie_token(guest.value) if guest is not None else ""
+    token = guest_token_of(client)
     cookie = client.cookies.get(settings.SESSION_COOKIE_NAME)
     if cookie is None or not cookie.value:
         return Identity(None, token)

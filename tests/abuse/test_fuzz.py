@@ -23,6 +23,7 @@ from hypothesis import strategies as st
 from games import engine
 from games.models import Game
 from tests.abuse.harness import ACTIONS, SLOTS, Actor, Harness, Req, browser, identity, state_of
+from tests.helpers import HTMX
 
 pytestmark = pytest.mark.django_db
 
@@ -78,7 +79,7 @@ def legal_req(h: Harness, pk: int, kind: str = "move", *, htmx: bool = True) -> 
         moves = state_of(row).position.legal_moves()
         data["slot"] = f"{moves[0].src[0]}-{moves[0].src[1]}" if moves else "0-1"
     return Req("POST", f"/game/{pk}/{kind}/", data, endpoint=kind, pk=pk,
-               headers={"HX-Request": "true"} if htmx else {})
+               headers=dict(HTMX) if htmx else {})
 
 
 def start(h: Harness, actor: Actor, deal: int | None = None) -> int:

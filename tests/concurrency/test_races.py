@@ -25,9 +25,8 @@ from django.test import Client
 from games import engine
 from games.models import Action, Game
 from games.ownership import GUEST_COOKIE
-from tests.conftest import grid
+from tests.helpers import a_movable_slot, act, grid, parse_html
 
-HTMX = {"HTTP_HX_REQUEST": "true"}
 ANSWERS = {200, 409, 422}
 ROUNDS = 40
 BARRIER_TIMEOUT = 60  # seconds; a tab that hangs breaks the barrier instead of the suite
@@ -126,12 +125,8 @@ def choose(position: engine.Position, shuffles_left: int, can_undo: bool, rng: r
     return ("undo", {}) if can_undo else ("move", {"slot": "0-0"})
 
 
-def post(client: Client, game_id: int, kind: str, version: int, data: dict):
-    return client.post(f"/game/{game_id}/{kind}/", {"version": version, **data}, **HTMX)
-
-
 def shown_version(response) -> int | None:
-    return grid(response).version if b'id="grid"' in response.content else None
+    return grid(response).version if parse_html(response).find_all(id="grid") else None
 
 
 # --------------------------------------------------------------------------- the race
@@ -160,7 +155,7 @@ def race(cookies: dict[str, str], game_id: int, *, fresh: int, stale: int, round
                     position = engine.Position.parse(board.position)
                     kind, data = choose(position, board.shuffles_left, rng.random() < 0.5, rng)
                 barrier.wait()  # fire together
-                response = post(client, game_id, kind, version, data)
+                response = act(client, game_id, kind, version=version, **data)
                 shown = shown_version(response)
                 outcome.add(Shot(rnd, index, kind, version, response.status_code, shown, saw_playing))
                 if shown is not None:
@@ -220,7 +215,7 @@ def double_click(cookies: dict[str, str], game_id: int, kind: str, data: dict, c
         client = tab(cookies)
         try:
             barrier.wait()
-            response = post(client, game_id, kind, version, data)
+            response = act(client, game_id, kind, version=version, **data)
             outcome.add(Shot(0, index, kind, version, response.status_code, shown_version(response), None))
         except Exception:
             outcome.fail(index)
@@ -268,20 +263,14 @@ def test_losers_of_a_race_get_the_board_as_it_now_is(transactional_db):
     assert all(shot.shown == shot.sent + 1 for shot in losers), losers
 
 
-def first_move_slot(game_id: int) -> str:
-    position = Game.objects.get(pk=game_id).state().position
-    row, col = position.legal_moves()[0].src
-    return f"{row}-{col}"
-
-
 @pytest.mark.postgres
 @pytest.mark.parametrize("kind", ["move", "undo", "shuffle"])
 def test_a_double_click_counts_once(transactional_db, kind):
     clicks = 6
     cookies, game_id = start_game()
-    data = {"slot": first_move_slot(game_id)} if kind != "shuffle" else {}
+    data = {"slot": a_movable_slot(game_id)} if kind != "shuffle" else {}
     if kind == "undo":
-        assert post(tab(cookies), game_id, "move", 0, data).status_code == 200
+        assert act(tab(cookies), game_id, "move", version=0, **data).status_code == 200
         data = {}
     before = Game.objects.get(pk=game_id)
     outcome = double_click(cookies, game_id, kind, data, clicks)
@@ -312,7 +301,6 @@ def sqlite_file_db(tmp_path, monkeypatch, django_db_blocker):
 
 def test_the_race_on_a_sqlite_file_never_finds_the_database_locked(sqlite_file_db):
     assert in_thread(lambda: connection.settings_dict["NAME"]) == sqlite_file_db["NAME"]
-    assert sqlite_file_db["OPTIONS"]["transaction_mode"] == "IMMEDIATE" and sqlite_file_db["OPTIONS"]["timeout"] > 0
     cookies, game_id = in_thread(start_game)
     outcome = race(cookies, game_id, fresh=2, stale=2, rounds=25)
     assert not any("database is locked" in error for error in outcome.errors), outcome.errors
@@ -322,7 +310,7 @@ def test_the_race_on_a_sqlite_file_never_finds_the_database_locked(sqlite_file_d
 def test_a_double_click_counts_once_on_a_sqlite_file(sqlite_file_db):
     clicks = 6
     cookies, game_id = in_thread(start_game)
-    data = {"slot": in_thread(first_move_slot, game_id)}
+    data = {"slot": in_thread(a_movable_slot, game_id)}
     before = in_thread(lambda: Game.objects.get(pk=game_id))
     outcome = in_thread(double_click, cookies, game_id, "move", data, clicks)
     in_thread(assert_one_click_counted, outcome, game_id, before, clicks)

@@ -10,7 +10,8 @@ from django.core.management import CommandError, call_command
 from games import engine
 from games.models import Action, Game
 from games.ownership import Owner
-from games.services import game_act, game_start
+from games.services import game_start
+from tests.helpers import a_movable_slot, act_on_service
 
 pytestmark = pytest.mark.django_db
 
@@ -21,9 +22,8 @@ def played(deal_number: int, actions: int = 3) -> Game:
     """A game of ``deal_number`` with ``actions`` moves and an undo at the end, all logged."""
     game = game_start(owner=GUEST, deal_number=deal_number)
     for _ in range(actions):
-        move = game.state().position.legal_moves()[0]
-        game = game_act(owner=GUEST, game_id=game.pk, version=game.version, kind="move", slot=move.src)
-    return game_act(owner=GUEST, game_id=game.pk, version=game.version, kind="undo")
+        game = act_on_service(GUEST, game, "move", a_movable_slot(game))
+    return act_on_service(GUEST, game, "undo")
 
 
 def verify(*game_ids: int) -> str:

@@ -14,7 +14,6 @@ import contextlib
 import http.client
 import os
 import random
-import re
 import secrets
 import signal
 import socket
@@ -26,13 +25,12 @@ import time
 from dataclasses import dataclass, field
 from http.cookies import SimpleCookie
 from pathlib import Path
-from types import SimpleNamespace
 from urllib.parse import urlencode, urlsplit, urlunsplit
 
 import pytest
 
 from games import engine
-from tests.conftest import grid
+from tests.helpers import HTMX, grid, parse_html
 
 pytestmark = pytest.mark.crash
 
@@ -152,9 +150,6 @@ class Browser:
         return response.status, response.headers, text
 
 
-CSRF = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
-
-
 class Player(threading.Thread):
     """A tab that plays its browser's game: mostly moves, some undos, a shuffle when stuck,
     a new deal when the game is over; after a cut it reloads the page and goes on."""
@@ -200,8 +195,8 @@ class Player(threading.Thread):
         status, _headers, text = self.browser.request("GET", f"/game/{self.game_id}/")
         if status != 200:
             return self.unexpected(f"GET /game/{self.game_id}/ answered {status}")
-        self.csrf = CSRF.search(text).group(1)
-        self.board = grid(SimpleNamespace(content=text.encode()))
+        self.csrf = parse_html(text).find_all("input", name="csrfmiddlewaretoken")[0]["value"]
+        self.board = grid(text)
 
     def act(self) -> None:
         position = engine.Position.parse(self.board.position)
@@ -219,11 +214,11 @@ class Player(threading.Thread):
             kind = "resign"
         sent = self.board.version
         status, _headers, text = self.browser.request(
-            "POST", f"/game/{self.game_id}/{kind}/", body, {"HX-Request": "true", "X-CSRFToken": self.csrf},
+            "POST", f"/game/{self.game_id}/{kind}/", body, {**HTMX, "X-CSRFToken": self.csrf},
         )
         if status not in (200, 409, 422):
             return self.unexpected(f"POST {kind} answered {status}: {text[:300]}")
-        board = grid(SimpleNamespace(content=text.encode()))
+        board = grid(text)
         with self.tally.lock:
             if status == 200:
                 if board.version != sent + 1:

@@ -1,4 +1,4 @@
-"""Deals, shuffles and their randomness (RULES.md, "Deal numbers and fairness", "Shuffle").
+"""Deals, shuffles and their randomness (docs/RULES.md, "Deal", "Shuffles").
 
 The deals are checked twice: against a separate, plain reference implementation written
 here from the documented definition, and against literal layouts pinned below (made
@@ -56,7 +56,7 @@ def ref_deal(number):
 
 
 def ref_locked(tokens):
-    """Slot indices of the runs 2, 3, 4, ... of one suit from column 0 (RULES.md, "locked")."""
+    """Slot indices of the runs 2, 3, 4, ... of one suit from column 0 (docs/RULES.md, "Locked cards")."""
     locked = set()
     for row in range(4):
         expected = None
@@ -93,11 +93,6 @@ def ref_shuffle(text, seed):
 def test_splitmix64_seed_0_gives_the_published_outputs():
     rng = SplitMix64(0)
     assert [rng.next() for _ in range(3)] == [0xE220A8397B1DCDAF, 0x6E789E6AA1B965F4, 0x06C45D188009454F]
-
-
-def test_reference_splitmix64_gives_the_published_outputs():
-    outputs = ref_splitmix64(0)
-    assert [next(outputs) for _ in range(3)] == [0xE220A8397B1DCDAF, 0x6E789E6AA1B965F4, 0x06C45D188009454F]
 
 
 @pytest.mark.parametrize("seed", [1, 2, 12345, 2**63 - 1, 2**64 - 1, 0xDEADBEEF])
@@ -215,12 +210,7 @@ def test_deal_layout_is_pinned_forever(number):
     assert str(deal(number)) == PINNED_DEALS[number]
 
 
-@pytest.mark.parametrize("number", sorted(PINNED_DEALS))
-def test_pinned_layouts_come_from_the_reference_implementation(number):
-    assert ref_deal(number) == PINNED_DEALS[number]
-
-
-@pytest.mark.parametrize("number", [3, 4, 5, 42, 1000, 2**32, 2**40 + 7, 2**62, MAX_DEAL - 1])
+@pytest.mark.parametrize("number", [*sorted(PINNED_DEALS), 3, 4, 5, 42, 1000, 2**32, 2**40 + 7, 2**62, MAX_DEAL - 1])
 def test_deal_agrees_with_the_reference(number):
     assert str(deal(number)) == ref_deal(number)
 
@@ -237,10 +227,6 @@ def test_different_numbers_give_different_deals():
     assert len({str(deal(n)) for n in range(1, 51)}) == 50
 
 
-def test_max_deal_is_2_63_minus_1():
-    assert MAX_DEAL == 2**63 - 1
-
-
 @pytest.mark.parametrize("number", [0, -1, -(2**63), 2**63, 2**64, True, False, 1.0, "1", None, 2.5])
 def test_deal_refuses_what_is_not_a_deal_number(number):
     with pytest.raises(ValueError):
@@ -249,11 +235,12 @@ def test_deal_refuses_what_is_not_a_deal_number(number):
 
 # --------------------------------------------------------------------------- shuffles
 
-# row 0: 2S 3S 4S 5H 6S 7S 8S 9S TS JS QS KS 9H    locked: 2S 3S 4S
-# row 1: 2H 3H 4H 5S 6H 7H 8H -- TH JH QH KH --    locked: 2H 3H 4H
-# row 2: 2D 3D 4D 5D 6D 7D KC 9D TD 3C QD KD 6C    locked: 2D..7D
-# row 3: 2C JD 4C 5C -- 7C 8C 9C TC JC QC 8D --    locked: 2C
-MANY_LOCKED = won_with(((0, 3), (1, 3)), ((2, 6), (3, 11)), ((3, 1), (2, 9)), ((0, 12), (1, 7)), ((2, 12), (3, 4)))
+MANY_LOCKED = Position.parse(
+    "2S 3S 4S 5H 6S 7S 8S 9S TS JS QS KS 9H / "  # locked: 2S 3S 4S
+    "2H 3H 4H 5S 6H 7H 8H -- TH JH QH KH -- / "  # locked: 2H 3H 4H
+    "2D 3D 4D 5D 6D 7D KC 9D TD 3C QD KD 6C / "  # locked: 2D..7D
+    "2C JD 4C 5C -- 7C 8C 9C TC JC QC 8D --"  # locked: 2C
+)
 
 SHUFFLE_POSITIONS = {
     "deal-1": deal(1),
@@ -264,16 +251,6 @@ SHUFFLE_POSITIONS = {
 }
 
 SEEDS = [0, 1, 2, 2**63, 2**64 - 1, shuffle_seed(42, 0)]
-
-
-def test_many_locked_is_what_its_drawing_says():
-    assert str(MANY_LOCKED).split(" / ") == [
-        "2S 3S 4S 5H 6S 7S 8S 9S TS JS QS KS 9H",
-        "2H 3H 4H 5S 6H 7H 8H -- TH JH QH KH --",
-        "2D 3D 4D 5D 6D 7D KC 9D TD 3C QD KD 6C",
-        "2C JD 4C 5C -- 7C 8C 9C TC JC QC 8D --",
-    ]
-    assert len(MANY_LOCKED.locked()) == 3 + 3 + 6 + 1
 
 
 @pytest.mark.parametrize("seed", SEEDS)

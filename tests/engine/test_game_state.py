@@ -1,9 +1,12 @@
-"""What GameState counts: moves, undo, shuffles, and the end of the game (RULES.md)."""
+"""What GameState counts: moves, undo, shuffles, and the end of the game (docs/RULES.md);
+and ``GameState.act``, the one entry point of live play, replay and verification."""
 
 import pytest
 
-from games.engine import GameState, IllegalAction, IllegalMove, Move, Position, Status, deal, shuffle_seed
-from tests.engine.layouts import won_with
+from games.engine import (
+    ActionKind, GameState, IllegalAction, IllegalMove, Move, Position, Refusal, Status, deal, shuffle_seed,
+)
+from tests.engine.layouts import COLUMN_0_GAP, GAP_AFTER_GAP, KINGS_SWAPPED, NEAR_WON, ONE_FIT, won_except
 
 # Deal 1 (pinned in test_deals_and_shuffles.py) and its four legal moves, read off the layout:
 #   row 0: 7H 9S 4H 8D 8H 5C JH 6H 9C JS 5H KH 3S
@@ -15,20 +18,12 @@ DEAL_1_8S = Move("8S", (3, 7), (2, 6))
 DEAL_1_6S = Move("6S", (2, 4), (2, 8))
 DEAL_1_4C = Move("4C", (2, 3), (3, 4))
 
-# row 0: 2S 3S 4S 5S 6S 7S 8S 9S TS JS QS -- KS      KS wins the game
-NEAR_WON = won_with(((0, 11), (0, 12)))
-
-# row 0: 2S 3S 4S 5S 6S -- 8S 9S TS JS QS KH 7S
-# row 1: 2H 3H 4H 5H 6H 7H 8H 9H TH JH QH KS --
-# the one move, 7S into (0,5), leaves every gap right of a King: stuck.
-ONE_MOVE_FROM_STUCK = won_with(((0, 11), (1, 11)), ((0, 5), (0, 12)))
+# The one move, 7S into (0,5), leaves every gap right of a King: stuck.
+ONE_MOVE_FROM_STUCK = won_except({
+    0: "2S 3S 4S 5S 6S -- 8S 9S TS JS QS KH 7S",
+    1: "2H 3H 4H 5H 6H 7H 8H 9H TH JH QH KS --",
+})
 INTO_THE_STUCK = Move("7S", (0, 12), (0, 5))
-
-# row 0: 2S ... QS KH --
-# row 1: 2H ... QH KS --
-# stuck; only (0,11) (0,12) (1,11) (1,12) (2,12) (3,12) are unlocked, so a shuffle puts
-# KS and KH into two of those six slots: sometimes won, sometimes stuck again, mostly not.
-KINGS_SWAPPED = won_with(((0, 11), (1, 11)))
 
 
 def start(deal_number=1, seed=42):
@@ -312,8 +307,9 @@ def _resigned():
 def test_a_finished_game_refuses_every_action(finished, action):
     g = finished()
     assert g.is_over
-    with pytest.raises(IllegalAction, match="over"):
+    with pytest.raises(IllegalAction, match="over") as refused:
         action(g)
+    assert refused.value.reason is Refusal.GAME_OVER
 
 
 def test_a_resigned_game_with_a_legal_move_still_refuses_it():
@@ -329,3 +325,95 @@ def test_game_state_is_an_immutable_value():
         g.moves = 5
     assert g == start() and hash(g) == hash(start())
     assert isinstance(g.position, Position)
+
+
+# --------------------------------------------------------------------------- act: any action, one entry point
+
+# Every slot whose click does something on deal 1: the four cards that move, the four gaps they fill.
+DEAL_1_CLICKS = [(r, c) for r in range(4) for c in range(13) if deal(1).move_for_slot((r, c))]
+
+
+@pytest.mark.parametrize("slot", DEAL_1_CLICKS)
+def test_a_move_by_its_slot_and_by_the_move_itself_give_the_same_state(slot):
+    """Live play sends the slot clicked; a replay sends the move its log recorded."""
+    g = start()
+    move = g.position.move_for_slot(slot)
+    assert g.act(ActionKind.MOVE, slot=slot) == g.act(ActionKind.MOVE, move=move) == (g.play(move), move)
+
+
+def test_act_does_what_each_action_does_and_names_the_move_to_log():
+    g = start().play(DEAL_1_3S)
+    assert g.act(ActionKind.UNDO) == (g.undo(), DEAL_1_3S)
+    assert g.act(ActionKind.SHUFFLE) == (g.shuffle(), None)
+    assert g.act(ActionKind.RESIGN) == (g.resign(), None)
+    assert g.act("undo") == g.act(ActionKind.UNDO)  # the kind as the log stores it
+
+
+def test_an_undo_given_the_move_it_takes_back_takes_it_back():
+    g = start().play(DEAL_1_3S).play(DEAL_1_8S)
+    assert g.act(ActionKind.UNDO, move=DEAL_1_8S) == (g.undo(), DEAL_1_8S)
+
+
+@pytest.mark.parametrize("logged", [DEAL_1_3S, DEAL_1_6S], ids=["an earlier move", "a move never played"])
+def test_an_undo_given_another_move_is_refused_and_changes_nothing(logged):
+    """A log whose undo names another move than the last one is false: replaying it stops there."""
+    g = start().play(DEAL_1_3S).play(DEAL_1_8S)
+    with pytest.raises(IllegalAction) as refused:
+        g.act(ActionKind.UNDO, move=logged)
+    assert refused.value.reason is Refusal.UNDO_MISMATCH
+    assert g.history == (DEAL_1_3S, DEAL_1_8S)
+
+
+@pytest.mark.parametrize("finished", [_won, _lost_by_being_stuck, _resigned], ids=["won", "lost", "resigned"])
+@pytest.mark.parametrize("kind", list(ActionKind), ids=lambda kind: kind.value)
+def test_act_on_a_finished_game_is_refused_as_game_over(finished, kind):
+    g = finished()
+    moves = g.position.legal_moves()
+    where = {"slot": moves[0].src if moves else (0, 0)} if kind is ActionKind.MOVE else {}
+    with pytest.raises(IllegalAction) as refused:
+        g.act(kind, **where)
+    assert refused.value.reason is Refusal.GAME_OVER
+
+
+def test_a_move_needs_the_slot_clicked_or_the_move():
+    """A caller's mistake, not a refusal by the rules: a plain ValueError, not IllegalAction."""
+    with pytest.raises(ValueError) as mistake:
+        start().act(ActionKind.MOVE)
+    assert not isinstance(mistake.value, IllegalAction)
+
+
+# --------------------------------------------------------------------------- every reason for a refusal
+
+def _move(position: Position, move: Move):
+    return lambda: GameState(position, seed=5).act(ActionKind.MOVE, move=move)
+
+
+def _click(position: Position, slot):
+    return lambda: GameState(position, seed=5).act(ActionKind.MOVE, slot=slot)
+
+
+# Each reason, and an action in the situation it names, through act as live play and replay call it.
+SITUATIONS = {
+    Refusal.GAME_OVER: lambda: _won().act(ActionKind.SHUFFLE),
+    Refusal.NOTHING_TO_UNDO: lambda: start().act(ActionKind.UNDO),
+    Refusal.NO_SHUFFLE_LEFT: lambda: GameState(deal(1), seed=5, shuffles_used=3).act(ActionKind.SHUFFLE),
+    Refusal.NOT_A_GAP: _move(ONE_FIT, Move("8S", (0, 6), (0, 7))),  # 9S is at 0-7
+    Refusal.CARD_NOT_THERE: _move(ONE_FIT, Move("7S", (0, 11), (0, 5))),  # KS is at 0-11
+    Refusal.ONLY_A_TWO: _move(COLUMN_0_GAP, Move("3H", (1, 1), (1, 0))),
+    Refusal.RIGHT_OF_GAP: _move(GAP_AFTER_GAP, Move("7S", (2, 12), (0, 5))),
+    Refusal.RIGHT_OF_KING: _move(ONE_FIT, Move("7S", (0, 12), (1, 12))),
+    Refusal.DOES_NOT_FOLLOW: _move(ONE_FIT, Move("8S", (0, 6), (0, 5))),
+    Refusal.NOTHING_FITS: _click(ONE_FIT, (1, 12)),  # a gap right of KH
+    Refusal.CANNOT_MOVE: _click(ONE_FIT, (0, 0)),  # 2S, in place
+    Refusal.UNDO_MISMATCH: lambda: start().play(DEAL_1_3S).act(ActionKind.UNDO, move=DEAL_1_8S),
+}
+
+
+@pytest.mark.parametrize("reason", list(Refusal), ids=lambda reason: reason.name)
+def test_each_reason_comes_from_the_situation_it_names(reason):
+    """The site words a refusal by its reason alone (games/views.py), so each reason must come
+    from its own situation and no other."""
+    with pytest.raises(IllegalAction) as refused:
+        SITUATIONS[reason]()
+    assert refused.value.reason is reason
+    assert str(refused.value)  # and says it in English for logs

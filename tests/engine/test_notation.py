@@ -1,4 +1,4 @@
-"""Position and move notation (RULES.md, "Position notation")."""
+"""Position and move notation (docs/RULES.md, "Position notation")."""
 
 import pytest
 

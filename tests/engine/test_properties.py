@@ -39,7 +39,7 @@ def positions(draw):
 
 
 def rule_allows(toks, card, src, gap):
-    """RULES.md "The one kind of move", straight from the 52 tokens (no engine involved)."""
+    """docs/RULES.md, "Moves", straight from the 52 tokens (no engine involved)."""
     s, g = src[0] * 13 + src[1], gap[0] * 13 + gap[1]
     if toks[s] != card or toks[g] != "--":
         return False

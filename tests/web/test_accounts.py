@@ -17,7 +17,7 @@ from django.test import Client
 from games.models import Action, BoardEntry, Game
 from games.ownership import GUEST_COOKIE, Owner
 from games.services import game_act, game_delete
-from tests.conftest import HTMX, grid, guest_token_of, new_game, play, snapshot, text_of
+from tests.helpers import HTMX, a_movable_slot, act, grid, guest_token_of, new_game, parse_html, snapshot, text_of
 from tests.web.winning import guest_owner, play_with_client, quick_win, recorded_win, reseed, user_owner
 
 pytestmark = pytest.mark.django_db
@@ -36,20 +36,14 @@ def logged_in_user(client) -> User | None:
     return User.objects.get(pk=pk) if pk else None
 
 
-def first_move_slot(game: Game):
-    """A slot whose click moves a card in ``game`` as it stands."""
-    return game.state().position.legal_moves()[0].src
-
-
 # --------------------------------------------------------------------------- sign up
 
 
 def test_the_signup_page_asks_for_a_name_two_passwords_and_an_optional_email(client):
     response = client.get("/accounts/signup/")
     assert response.status_code == 200
-    html = response.content.decode()
-    for name in ("username", "email", "password1", "password2"):
-        assert f'name="{name}"' in html, name
+    fields = parse_html(response).find("form", action="/accounts/signup/").find_all("input")
+    assert {"username", "email", "password1", "password2"} <= {field.get("name") for field in fields}
     form = response.context["form"]
     assert form.fields["email"].required is False
     assert form.fields["username"].required and form.fields["password1"].required
@@ -62,8 +56,8 @@ def test_signing_up_creates_the_account_and_logs_in(client):
     assert user.email == ""
     assert user.check_password(PASSWORD) and user.password != PASSWORD
     assert logged_in_user(client) == user
-    page = client.get("/my-games/")
-    assert '<a href="/players/ada/">ada</a>' in page.content.decode()
+    profile = parse_html(client.get("/my-games/")).find_all("a", href="/players/ada/")
+    assert [link.text for link in profile] == ["ada"]
 
 
 def test_signing_up_keeps_an_email_when_given(client):
@@ -129,7 +123,7 @@ def test_logging_out_is_a_post_and_leaves_the_games_behind(client):
     assert response.status_code == 302 and response.url == "/"
     assert logged_in_user(client) is None
     assert client.get(f"/game/{game.pk}/").status_code == 404
-    assert f'data-game="{game.pk}"' not in client.get("/my-games/").content.decode()
+    assert not parse_html(client.get("/my-games/")).find_all(data_game=str(game.pk))
     assert Game.objects.get(pk=game.pk).owner == user
 
 
@@ -163,7 +157,7 @@ def guest_games(client):
     """A guest's games in one browser: one untouched, one with a move, one given up, one won."""
     fresh = new_game(client, 1)
     moved = new_game(client, 2)
-    play(client, moved, first_move_slot(moved))
+    act(client, moved, "move", slot=a_movable_slot(moved))
     resigned = new_game(client, 3)
     client.post(f"/game/{resigned.pk}/resign/", {"version": 0})
     won = recorded_win(guest_owner(client), quick_win(), finished_at=START)
@@ -196,11 +190,11 @@ def test_signing_up_claims_the_games_played_in_this_browser(client, guest_games)
         assert {k: v for k, v in after.items() if k not in ("owner_id", "guest_token")} == \
             {k: v for k, v in before[name].items() if k not in ("owner_id", "guest_token")}, name
 
-    page = client.get("/my-games/").content.decode()
-    in_progress = page.split('id="games-in-progress"')[1].split("</table>")[0]
-    finished = page.split('id="games-finished"')[1].split("</table>")[0]
-    assert {f'data-game="{guest_games[n].pk}"' in in_progress for n in ("fresh", "moved")} == {True}
-    assert {f'data-game="{guest_games[n].pk}"' in finished for n in ("resigned", "won")} == {True}
+    page = parse_html(client.get("/my-games/"))
+    listed = {table: {int(row["data-game"]) for row in page.find("table", id=table).find_all("tr", data_game=True)}
+              for table in ("games-in-progress", "games-finished")}
+    assert listed == {"games-in-progress": {guest_games[n].pk for n in ("fresh", "moved")},
+                      "games-finished": {guest_games[n].pk for n in ("resigned", "won")}}
 
 
 def test_logging_in_with_the_form_claims_the_games_played_in_this_browser(client, guest_games):
@@ -225,7 +219,7 @@ def test_a_claimed_game_plays_on_from_where_it_was(client, guest_games):
     signup(client, "ada")
     after = grid(client.get(f"/game/{moved.pk}/"))
     assert (after.position, after.version, after.moves) == (before.position, before.version, before.moves)
-    response = play(client, moved, first_move_slot(Game.objects.get(pk=moved.pk)))
+    response = act(client, moved, "move", slot=a_movable_slot(moved))
     assert response.status_code == 200 and grid(response).moves == before.moves + 1
 
 
@@ -272,7 +266,7 @@ def test_a_guests_win_played_through_the_pages_enters_the_boards_when_claimed(cl
     assert not BoardEntry.objects.exists()
     signup(client, "ada")
     board = client.get(f"/deal/{win.deal_number}/leaderboard/?board=moves")
-    assert 'data-player="ada"' in board.content.decode()
+    assert parse_html(board).find_all("tr", data_player="ada")
 
 
 # --------------------------------------------------------------------------- nobody else's game
@@ -298,9 +292,9 @@ def victim(request):
     finished game with a log; every one of its pages answers 200 to its owner."""
     client = make_player(request.param, "victim")
     playing = new_game(client, 1)
-    play(client, playing, first_move_slot(playing))
+    act(client, playing, "move", slot=a_movable_slot(playing))
     finished = new_game(client, 2)
-    play(client, finished, first_move_slot(finished))
+    act(client, finished, "move", slot=a_movable_slot(finished))
     client.post(f"/game/{finished.pk}/resign/", {"version": 1})
     for path in GET_PAGES:
         assert client.get(path.format(pk=playing.pk)).status_code == 200, path
@@ -317,7 +311,7 @@ def test_every_page_of_someone_elses_game_is_404(victim, stranger_kind):
         for path in paths:
             url = path.format(pk=game.pk)
             assert stranger.get(url).status_code == 404, url
-            assert stranger.get(url, **HTMX).status_code == 404, url
+            assert stranger.get(url, headers=HTMX).status_code == 404, url
 
 
 @pytest.mark.parametrize("stranger_kind", ["user", "guest", "anonymous"])
@@ -325,14 +319,14 @@ def test_every_post_to_someone_elses_game_is_404_and_changes_nothing(victim, str
     owner, playing, finished = victim
     stranger = Client() if stranger_kind == "anonymous" else make_player(stranger_kind, "stranger")
     # What a form could claim: the right version, a slot that moves, the owner's name and token.
-    claims = {"slot": "{}-{}".format(*first_move_slot(playing)), "owner": playing.owner_id or "",
+    claims = {"slot": "{}-{}".format(*a_movable_slot(playing)), "owner": playing.owner_id or "",
               "guest_token": guest_token_of(owner), "user": "victim"}
     before = {game.pk: snapshot(game) for game in (playing, finished)}
     for game in (playing, finished):
         for kind in POSTS:
             url = f"/game/{game.pk}/{kind}/"
             for headers in ({}, HTMX):
-                response = stranger.post(url, {"version": game.version, **claims}, **headers)
+                response = stranger.post(url, {"version": game.version, **claims}, headers=headers)
                 assert response.status_code == 404, (url, headers)
     assert {game.pk: snapshot(game) for game in (playing, finished)} == before
     assert Action.objects.filter(game__in=[playing, finished]).count() == 1 + 2
@@ -341,11 +335,9 @@ def test_every_post_to_someone_elses_game_is_404_and_changes_nothing(victim, str
 def test_the_owner_still_can_do_all_that(victim):
     """The other side of the 404s above: the same posts work for the owner."""
     owner, playing, _finished = victim
-    assert play(owner, playing, first_move_slot(Game.objects.get(pk=playing.pk))).status_code == 200
+    assert act(owner, playing, "move", slot=a_movable_slot(playing)).status_code == 200
     for kind in ("undo", "shuffle", "resign"):
-        response = owner.post(f"/game/{playing.pk}/{kind}/", {"version": Game.objects.get(pk=playing.pk).version},
-                              **HTMX)
-        assert response.status_code == 200, kind
+        assert act(owner, playing, kind).status_code == 200, kind
     assert Game.objects.get(pk=playing.pk).status == "lost"
     other = new_game(owner, 5)
     assert owner.post(f"/game/{other.pk}/delete/").status_code == 302

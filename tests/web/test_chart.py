@@ -4,6 +4,8 @@ import re
 from datetime import datetime, timedelta, timezone
 
 from games.selectors import CHART_WINS, chart_points
+from tests.helpers import parse_html
+from tests.web.winning import quick_win, recorded_win, user_owner
 
 START = datetime(2026, 1, 1, tzinfo=timezone.utc)
 
@@ -25,10 +27,8 @@ def test_coordinates_are_plain_decimal_text():
 
 
 def test_dots_stay_valid_svg_in_a_comma_decimal_language(client, django_user_model):
-    from tests.web.winning import quick_win, recorded_win, user_owner
-
     player = django_user_model.objects.create_user("dario")
     recorded_win(user_owner(player), quick_win(), finished_at=START)
-    page = client.get("/players/dario/", HTTP_ACCEPT_LANGUAGE="it").content.decode()
-    circles = re.findall(r'<circle cx="([^"]+)" cy="([^"]+)"', page)
+    page = parse_html(client.get("/players/dario/", headers={"Accept-Language": "it"}))
+    circles = [(circle["cx"], circle["cy"]) for circle in page.find_all("circle")]
     assert circles and all(re.fullmatch(r"\d+\.\d", v) for pair in circles for v in pair)

@@ -9,43 +9,18 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from django.contrib.auth.models import User
 
-from games import engine
-from games.models import Action, Game
-from games import services
+from games import engine, services
+from games.models import Game
 from games.ownership import Owner
 from games.services import ActionRefused, StaleVersion, elapsed_at, game_act, game_replay, game_start
-from tests.conftest import (
-    ONE_MOVE_FROM_STUCK, ONE_MOVE_FROM_WIN, STUCK, TWO_COLUMN_0_GAPS, set_layout, snapshot,
+from tests.helpers import (
+    ONE_MOVE_FROM_STUCK, ONE_MOVE_FROM_WIN, TWO_COLUMN_0_GAPS, act_on_service, set_layout, snapshot,
 )
 
 pytestmark = pytest.mark.django_db
 
 GUEST = Owner(user_id=None, guest_token="guest-token-of-the-tests")
 T0 = datetime(2025, 1, 1, 12, 0, tzinfo=UTC)
-
-
-def act(game: Game, kind: str, slot=None, now=None, version=None) -> Game:
-    """One action through the service, with the game's current version unless told."""
-    if version is None:
-        version = Game.objects.get(pk=game.pk).version
-    return game_act(owner=GUEST, game_id=game.pk, version=version, kind=kind, slot=slot, now=now)
-
-
-# --------------------------------------------------------------------------- the fixture boards
-
-
-def test_the_fixture_boards_are_what_their_docstrings_say():
-    win, stuck = engine.Position.parse(ONE_MOVE_FROM_WIN), engine.Position.parse(ONE_MOVE_FROM_STUCK)
-    assert [str(m) for m in win.legal_moves()] == ["KS:0-12>0-11"]
-    assert win.play(win.legal_moves()[0]).is_won()
-    assert [str(m) for m in stuck.legal_moves()] == ["KS:0-12>0-11"]
-    after = stuck.play(stuck.legal_moves()[0])
-    assert after == engine.Position.parse(STUCK) and after.is_stuck() and not after.is_won()
-    twos = engine.Position.parse(TWO_COLUMN_0_GAPS)
-    assert sorted((m.card, m.dst) for m in twos.legal_moves()) == sorted(
-        (two, gap) for two in ("2S", "2H", "2D", "2C") for gap in ((0, 0), (1, 0))
-    )
-    assert twos.dead_gaps() == [(2, 12), (3, 12)]
 
 
 # --------------------------------------------------------------------------- starting
@@ -88,7 +63,7 @@ def test_a_move_is_applied_and_logged_once():
     game = game_start(owner=GUEST, deal_number=1)
     before = game.state()
     move = before.position.legal_moves()[0]
-    game = act(game, "move", move.src)
+    game = act_on_service(GUEST, game, "move", move.src)
     game.refresh_from_db()
     played = before.position.move_for_slot(move.src)
     assert game.state() == before.play(played)
@@ -99,8 +74,8 @@ def test_a_move_is_applied_and_logged_once():
 def test_undo_takes_the_last_move_back_and_counts_as_a_move():
     game = game_start(owner=GUEST, deal_number=1)
     move = game.state().position.legal_moves()[0]
-    act(game, "move", move.src)
-    game = act(game, "undo")
+    act_on_service(GUEST, game, "move", move.src)
+    game = act_on_service(GUEST, game, "undo")
     game.refresh_from_db()
     assert game.state().position == engine.deal(1)
     assert (game.moves, game.history, game.version) == (2, "", 2)
@@ -112,9 +87,9 @@ def test_undo_takes_the_last_move_back_and_counts_as_a_move():
 def test_shuffle_uses_the_games_own_seed_and_clears_undo():
     game = game_start(owner=GUEST, deal_number=1)
     move = game.state().position.legal_moves()[0]
-    act(game, "move", move.src)
+    act_on_service(GUEST, game, "move", move.src)
     before = Game.objects.get(pk=game.pk).state()
-    game = act(game, "shuffle")
+    game = act_on_service(GUEST, game, "shuffle")
     game.refresh_from_db()
     assert game.state() == before.shuffle()
     assert (game.shuffles_used, game.shuffles_left, game.history, game.moves) == (1, 2, "", 1)
@@ -122,7 +97,7 @@ def test_shuffle_uses_the_games_own_seed_and_clears_undo():
 
 
 def test_resign_ends_the_game_as_lost():
-    game = act(game_start(owner=GUEST, deal_number=1), "resign", now=T0)
+    game = act_on_service(GUEST, game_start(owner=GUEST, deal_number=1), "resign", now=T0)
     game.refresh_from_db()
     assert (game.status, game.resigned, game.version, game.finished_at) == ("lost", True, 1, T0)
     assert list(game.actions.values_list("number", "kind", "move")) == [(1, "resign", "")]
@@ -130,14 +105,14 @@ def test_resign_ends_the_game_as_lost():
 
 def test_the_winning_move_ends_the_game_as_won():
     game = set_layout(game_start(owner=GUEST, deal_number=1), ONE_MOVE_FROM_WIN)
-    game = act(game, "move", (0, 12), now=T0)
+    game = act_on_service(GUEST, game, "move", (0, 12), now=T0)
     game.refresh_from_db()
     assert (game.status, game.finished_at, game.position) == ("won", T0, engine.WON)
 
 
 def test_the_last_move_into_a_stuck_table_with_no_shuffle_left_loses():
     game = set_layout(game_start(owner=GUEST, deal_number=1), ONE_MOVE_FROM_STUCK, shuffles_used=3)
-    game = act(game, "move", (0, 12), now=T0)
+    game = act_on_service(GUEST, game, "move", (0, 12), now=T0)
     game.refresh_from_db()
     assert (game.status, game.resigned, game.finished_at) == ("lost", False, T0)
 
@@ -145,11 +120,11 @@ def test_the_last_move_into_a_stuck_table_with_no_shuffle_left_loses():
 def test_a_stale_version_is_refused_and_changes_nothing():
     game = game_start(owner=GUEST, deal_number=1)
     move = game.state().position.legal_moves()[0]
-    act(game, "move", move.src)
+    act_on_service(GUEST, game, "move", move.src)
     before = snapshot(game)
     for version in (0, 2, 99):
         with pytest.raises(StaleVersion) as refused:
-            act(game, "undo", version=version)
+            act_on_service(GUEST, game, "undo", version=version)
         assert refused.value.game.version == 1
         assert snapshot(game) == before
 
@@ -174,18 +149,18 @@ def test_a_write_between_the_read_and_the_write_wins_and_the_late_one_gets_409(m
     """Two tabs read the game at version 1; the other tab writes first.  The late tab's
     compare-and-set finds version 2: it writes nothing and gets the game as it is now."""
     game = game_start(owner=GUEST, deal_number=1)
-    act(game, "move", game.state().position.legal_moves()[0].src)
+    act_on_service(GUEST, game, "move", game.state().position.legal_moves()[0].src)
     raced = []
 
     def the_other_tab_writes():
         seen = Game.objects.get(pk=game.pk)
         slot = seen.state().position.legal_moves()[0].src if other == "move" else None
-        raced.append(act(game, other, slot))
+        raced.append(act_on_service(GUEST, game, other, slot))
 
     between_read_and_write(monkeypatch, the_other_tab_writes)
     late = Game.objects.get(pk=game.pk).state().position.legal_moves()[-1].src
     with pytest.raises(StaleVersion) as refused:
-        act(game, "move", late, version=1)
+        act_on_service(GUEST, game, "move", late, version=1)
     assert refused.value.game.version == 2 == raced[0].version
     assert refused.value.game.position == raced[0].position
     stored = Game.objects.get(pk=game.pk)
@@ -200,7 +175,7 @@ def test_a_game_claimed_between_the_read_and_the_write_is_not_written_by_the_gue
     user = User.objects.create_user("ada", password="lantern-orchard-plum-5")
     between_read_and_write(monkeypatch, lambda: services.games_claim(user=user, guest_token=GUEST.guest_token))
     with pytest.raises(Game.DoesNotExist):
-        act(game, "move", game.state().position.legal_moves()[0].src, version=0)
+        act_on_service(GUEST, game, "move", game.state().position.legal_moves()[0].src, version=0)
     stored = Game.objects.get(pk=game.pk)
     assert (stored.owner_id, stored.version, stored.actions.count()) == (user.pk, 0, 0)
 
@@ -220,7 +195,7 @@ def test_refused_actions_change_nothing(layout, shuffles_used, kind, slot, why):
     game = set_layout(game_start(owner=GUEST, deal_number=1), layout, shuffles_used=shuffles_used)
     before = snapshot(game)
     with pytest.raises(ActionRefused) as refused:
-        act(game, kind, slot)
+        act_on_service(GUEST, game, kind, slot)
     assert refused.value.reason is why
     assert snapshot(game) == before
 
@@ -231,13 +206,13 @@ def test_refused_actions_change_nothing(layout, shuffles_used, kind, slot, why):
 def test_every_action_on_a_finished_game_is_refused(ending, kind, slot):
     game = game_start(owner=GUEST, deal_number=1)
     if ending == "resigned":
-        act(game, "resign")
+        act_on_service(GUEST, game, "resign")
     else:
         layout = ONE_MOVE_FROM_WIN if ending == "won" else ONE_MOVE_FROM_STUCK
-        act(set_layout(game, layout, shuffles_used=3), "move", (0, 12))
+        act_on_service(GUEST, set_layout(game, layout, shuffles_used=3), "move", (0, 12))
     before = snapshot(game)
     with pytest.raises(ActionRefused):
-        act(game, kind, slot)
+        act_on_service(GUEST, game, kind, slot)
     assert snapshot(game) == before
 
 
@@ -258,17 +233,18 @@ def test_time_starts_at_the_first_action_and_caps_each_pause(settings):
     game = game_start(owner=GUEST, deal_number=1)
     move = game.state().position.legal_moves()[0]
 
-    game = act(game, "move", move.src, now=T0 + timedelta(days=3))  # time before the first action is not play
+    # Time before the first action is not play.
+    game = act_on_service(GUEST, game, "move", move.src, now=T0 + timedelta(days=3))
     assert (game.elapsed_ms, game.started_at) == (0, T0 + timedelta(days=3))
     start = game.started_at
     assert elapsed_at(game, start + timedelta(seconds=30)) == 30_000
     assert elapsed_at(game, start + timedelta(days=1)) == 120_000
 
-    game = act(game, "undo", now=start + timedelta(seconds=10))
+    game = act_on_service(GUEST, game, "undo", now=start + timedelta(seconds=10))
     assert game.elapsed_ms == 10_000
-    game = act(game, "shuffle", now=start + timedelta(seconds=10, hours=1))
+    game = act_on_service(GUEST, game, "shuffle", now=start + timedelta(seconds=10, hours=1))
     assert game.elapsed_ms == 10_000 + 120_000
-    game = act(game, "resign", now=start + timedelta(seconds=15, hours=1))
+    game = act_on_service(GUEST, game, "resign", now=start + timedelta(seconds=15, hours=1))
     assert game.elapsed_ms == 135_000
     assert game.started_at == start
     assert game.finished_at == start + timedelta(seconds=15, hours=1)
@@ -283,17 +259,17 @@ def test_the_winning_move_stops_the_clock(settings):
     game.started_at = game.last_action_at = T0  # as if its last action was at T0, 5 s into the game
     game.elapsed_ms = 5_000
     game.save()
-    game = act(game, "move", (0, 12), now=T0 + timedelta(seconds=42))
+    game = act_on_service(GUEST, game, "move", (0, 12), now=T0 + timedelta(seconds=42))
     assert (game.status, game.elapsed_ms) == ("won", 47_000)
     assert elapsed_at(game, T0 + timedelta(hours=5)) == 47_000
 
 
 def test_a_refused_action_does_not_touch_the_clock():
     game = game_start(owner=GUEST, deal_number=1)
-    act(game, "move", game.state().position.legal_moves()[0].src, now=T0)
+    act_on_service(GUEST, game, "move", game.state().position.legal_moves()[0].src, now=T0)
     before = snapshot(game)
     with pytest.raises(StaleVersion):
-        act(game, "resign", version=0, now=T0 + timedelta(seconds=50))
+        act_on_service(GUEST, game, "resign", version=0, now=T0 + timedelta(seconds=50))
     assert snapshot(game) == before
 
 
@@ -309,13 +285,13 @@ def play_randomly(game: Game, rng: random.Random, limit: int = 300) -> int:
         moves = state.position.legal_moves()
         roll = rng.random()
         if not moves or (state.shuffles_left and roll < 0.01):
-            game = act(game, "shuffle")
+            game = act_on_service(GUEST, game, "shuffle")
         elif state.history and roll < 0.15:
-            game = act(game, "undo")
+            game = act_on_service(GUEST, game, "undo")
         elif roll > 0.995 and count > 100:  # now and then a game is given up late
-            game = act(game, "resign")
+            game = act_on_service(GUEST, game, "resign")
         else:
-            game = act(game, "move", rng.choice(moves).src)
+            game = act_on_service(GUEST, game, "move", rng.choice(moves).src)
     return limit
 
 
@@ -345,8 +321,8 @@ def _replay_or_error(game: Game):
 def test_a_tampered_log_does_not_replay_to_the_stored_state(tamper):
     game = game_start(owner=GUEST, deal_number=3)
     for _ in range(4):
-        game = act(game, "move", game.state().position.legal_moves()[-1].src)
-    game = act(game, "undo")
+        game = act_on_service(GUEST, game, "move", game.state().position.legal_moves()[-1].src)
+    game = act_on_service(GUEST, game, "undo")
     game.refresh_from_db()
     assert game_replay(game) == game.state()
 

@@ -1,6 +1,9 @@
 """A player's games live a year from the last day they played: a guest's cookie and a
 signed-in player's session are sent again, or saved again, once a day they are used.
-A guest's token kept in a session, as before the guest cookie, is moved into it."""
+A guest's token kept in a session, as before the guest cookie, is moved into it.
+
+All of it is games.ownership.OwnerMiddleware's work on the way out; on the way in it only
+reads who the owner is, so a visitor who only looks gets no cookie and no session."""
 
 from datetime import date, timedelta
 
@@ -9,11 +12,12 @@ from django.conf import settings
 from django.contrib.auth.models import User
 from django.contrib.sessions.models import Session
 
+from django.contrib.sessions.backends.db import SessionStore
+
 from games.models import Game
 from games.ownership import GUEST_COOKIE, LEGACY_SESSION_KEY, SEEN_KEY, Owner
 from games.services import game_start
-from django.contrib.sessions.backends.db import SessionStore
-from tests.conftest import guest_token_of
+from tests.helpers import guest_token_of, new_game
 
 pytestmark = pytest.mark.django_db
 
@@ -26,8 +30,32 @@ class Later(date):
         return date.today() + timedelta(days=40)
 
 
-def test_a_guest_has_a_cookie_for_a_year_and_no_session(client):
-    response = client.post("/new/", {"deal_number": 3})
+PASSWORD = "lantern-plum-orchard-8"
+# Pages a visitor may look at without playing, and one that is not found.
+LOOKING = ["/", "/how-to-play/", "/my-games/", "/leaderboards/", "/deal/3/leaderboard/", "/accounts/login/",
+           "/accounts/signup/", "/game/1/"]
+
+
+def test_looking_at_pages_sets_no_cookie_of_ours_and_saves_no_session(client):
+    """Reading the owner has no side effects: only starting a game makes a guest."""
+    for path in LOOKING:
+        response = client.get(path)
+        assert response.status_code in (200, 404), path
+        assert GUEST_COOKIE not in response.cookies, path
+        assert settings.SESSION_COOKIE_NAME not in response.cookies, path
+    refused = client.post("/new/", {"deal_number": "0"})  # a game that is not started makes no guest either
+    assert refused.status_code == 400 and GUEST_COOKIE not in refused.cookies
+    assert not Session.objects.exists() and not Game.objects.exists()
+    assert guest_token_of(client) == ""
+
+
+@pytest.mark.parametrize("start", [
+    lambda client: client.post("/new/", {"deal_number": 3}),
+    lambda client: client.get("/deal/3/"),
+], ids=["new game", "deal link"])
+def test_a_guest_has_a_cookie_for_a_year_and_no_session(client, start):
+    response = start(client)
+    assert response.status_code == 302
     cookie = response.cookies[GUEST_COOKIE]
     assert cookie["max-age"] == YEAR and cookie["httponly"] and cookie["samesite"] == "Lax"
     assert cookie.value == f"{guest_token_of(client)}.{date.today().isoformat()}"
@@ -92,13 +120,31 @@ def test_a_guest_whose_token_is_in_a_session_of_old_keeps_their_games(client):
 
 def test_logging_in_claims_the_games_of_a_token_in_a_session_of_old(client):
     game, _session = a_guest_of_old(client, "u" * 32)
-    User.objects.create_user("ada", password="lantern-plum-orchard-8")
-    assert client.post("/accounts/login/", {"username": "ada", "password": "lantern-plum-orchard-8"}).status_code == 302
+    User.objects.create_user("ada", password=PASSWORD)
+    assert client.post("/accounts/login/", {"username": "ada", "password": PASSWORD}).status_code == 302
     assert Game.objects.get(pk=game.pk).owner.username == "ada"
 
 
+def test_logging_in_drops_the_guest_cookie(client):
+    """The account has the guest's games now (tests/web/test_accounts.py); the cookie goes."""
+    new_game(client, 3)
+    User.objects.create_user("ada", password=PASSWORD)
+    response = client.post("/accounts/login/", {"username": "ada", "password": PASSWORD})
+    assert response.status_code == 302
+    assert (response.cookies[GUEST_COOKIE].value, response.cookies[GUEST_COOKIE]["max-age"]) == ("", 0)
+    assert guest_token_of(client) == ""
+
+
+def test_a_signed_in_browser_still_sending_a_guest_cookie_has_it_dropped(client):
+    client.force_login(User.objects.create_user("ada", password=PASSWORD))
+    client.cookies[GUEST_COOKIE] = f"{'g' * 32}.{date.today().isoformat()}"
+    response = client.get("/")
+    assert response.status_code == 200
+    assert (response.cookies[GUEST_COOKIE].value, response.cookies[GUEST_COOKIE]["max-age"]) == ("", 0)
+
+
 def test_a_signed_in_players_session_is_saved_again_on_a_later_day(client, monkeypatch):
-    client.force_login(User.objects.create_user("ada", password="lantern-plum-orchard-8"))
+    client.force_login(User.objects.create_user("ada", password=PASSWORD))
     game_url = client.post("/new/", {"deal_number": 3}).url
     key = client.session.session_key
     first = Session.objects.get(session_key=key).expire_date

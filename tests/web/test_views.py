@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import re
+import json
 
 import pytest
 from django.conf import settings
@@ -11,19 +11,15 @@ from django.test import Client
 from games import engine
 from games.models import Action, Game
 from games.ownership import GUEST_COOKIE
-from tests.conftest import (
-    HTMX, ONE_MOVE_FROM_STUCK, ONE_MOVE_FROM_WIN, STUCK, TWO_COLUMN_0_GAPS, act, grid, new_game, play,
-    set_layout, snapshot, text_of,
+from tests.helpers import (
+    HTMX, ONE_MOVE_FROM_STUCK, ONE_MOVE_FROM_WIN, STUCK, TWO_COLUMN_0_GAPS, a_movable_slot, act, grid, new_game,
+    parse_html, set_layout, snapshot, statements, text_of,
 )
 
 pytestmark = pytest.mark.django_db
 
 REDIRECTS = (302, 303)
 POST_ENDPOINTS = ["move", "undo", "shuffle", "resign"]
-
-
-def a_movable_slot(game: Game) -> engine.Slot:
-    return Game.objects.get(pk=game.pk).state().position.legal_moves()[0].src
 
 
 def an_immovable_card(game: Game) -> engine.Slot:
@@ -51,7 +47,7 @@ def assert_board_is(board, game: Game) -> None:
 
 def win(client, game: Game) -> Game:
     set_layout(game, ONE_MOVE_FROM_WIN)
-    assert play(client, game, (0, 12)).status_code == 200
+    assert act(client, game, "move", slot=(0, 12)).status_code == 200
     game.refresh_from_db()
     assert game.status == "won"
     return game
@@ -59,7 +55,7 @@ def win(client, game: Game) -> Game:
 
 def lose_stuck(client, game: Game) -> Game:
     set_layout(game, ONE_MOVE_FROM_STUCK, shuffles_used=3)
-    assert play(client, game, (0, 12)).status_code == 200
+    assert act(client, game, "move", slot=(0, 12)).status_code == 200
     game.refresh_from_db()
     assert (game.status, game.resigned) == ("lost", False)
     return game
@@ -74,35 +70,40 @@ def resign(client, game: Game) -> Game:
 # --------------------------------------------------------------------------- pages and partials
 
 
+def is_whole_page(response) -> bool:
+    """A whole page (html and body, nothing swapped out of band), not htmx's partial."""
+    page = parse_html(response)
+    return bool(page.find_all("html") and page.find_all("body")) and not page.find_all(hx_swap_oob=True)
+
+
 def test_the_game_page_is_a_full_page(client, game):
     response = client.get(f"/game/{game.pk}/")
     assert response.status_code == 200
-    html = response.content.decode()
-    assert "<html" in html and 'id="grid"' in html and 'id="status"' in html
-    assert "hx-swap-oob" not in html
+    assert is_whole_page(response)
+    assert parse_html(response).find(id="status").tag == "section"
     assert_board_is(grid(response), game)
 
 
 def test_htmx_gets_only_the_grid_and_the_status_bar(client, game):
-    for send in (lambda: client.get(f"/game/{game.pk}/", **HTMX), lambda: play(client, game, a_movable_slot(game))):
+    for send in (lambda: client.get(f"/game/{game.pk}/", headers=HTMX),
+                 lambda: act(client, game, "move", slot=a_movable_slot(game))):
         response = send()
         assert response.status_code == 200
-        html = response.content.decode()
-        assert "<html" not in html and "<body" not in html
-        assert re.search(r'<section id="status"[^>]*hx-swap-oob="true"', html)
-        board = grid(response)
-        assert board.status_attrs is not None
-        assert_board_is(board, game)
+        page = parse_html(response)
+        assert not page.find_all("html") and not page.find_all("body")
+        status = page.find(id="status")
+        assert (status.tag, status["hx-swap-oob"]) == ("section", "true")
+        assert_board_is(grid(response), game)
 
 
 def test_htmx_restoring_history_gets_the_whole_page_and_answers_vary_on_htmx(client, game):
     """A page htmx does not keep in its history cache (hx-history="false") is asked for again
     with HX-History-Restore-Request: it must come whole, not as the bare table."""
     page = client.get(f"/game/{game.pk}/")
-    assert 'hx-history="false"' in page.content.decode()
-    restored = client.get(f"/game/{game.pk}/", HTTP_HX_REQUEST="true", HTTP_HX_HISTORY_RESTORE_REQUEST="true")
-    assert "<html" in restored.content.decode() and "hx-swap-oob" not in restored.content.decode()
-    partial = client.get(f"/game/{game.pk}/", **HTMX)
+    assert parse_html(page).find_all(hx_history="false")
+    restored = client.get(f"/game/{game.pk}/", headers={**HTMX, "HX-History-Restore-Request": "true"})
+    assert is_whole_page(restored)
+    partial = client.get(f"/game/{game.pk}/", headers=HTMX)
     for response in (page, restored, partial):
         assert {"HX-Request", "HX-Boosted"} <= {h.strip() for h in response["Vary"].split(",")}
 
@@ -112,35 +113,34 @@ def test_htmx_answers_rely_on_the_csrf_header_and_keep_the_cookie():
     they leave the CSRF cookie alone; the page itself has both, for posts without htmx."""
     browser = Client(enforce_csrf_checks=True)
     page = browser.get(browser.get("/deal/5/").url)
-    html = page.content.decode()
-    token = re.search(r'"X-CSRFToken": "([^"]+)"', html).group(1)
-    assert html.count('name="csrfmiddlewaretoken"') >= 5  # the grid, the four actions' forms
+    token = json.loads(parse_html(page).find("body")["hx-headers"])["X-CSRFToken"]
+    assert len(parse_html(page).find_all("input", name="csrfmiddlewaretoken")) >= 5  # the grid, the four actions' forms
     game = Game.objects.get(pk=int(page.request["PATH_INFO"].strip("/").split("/")[-1]))
     slot = a_movable_slot(game)
+    with_token = {**HTMX, "X-CSRFToken": token}
     for answer in (
-        browser.post(f"/game/{game.pk}/move/", {"version": 0, "slot": f"{slot[0]}-{slot[1]}"},
-                     HTTP_X_CSRFTOKEN=token, **HTMX),
-        browser.post(f"/game/{game.pk}/undo/", {"version": 1}, HTTP_X_CSRFTOKEN=token, **HTMX),
-        browser.get(f"/game/{game.pk}/", **HTMX),
+        browser.post(f"/game/{game.pk}/move/", {"version": 0, "slot": f"{slot[0]}-{slot[1]}"}, headers=with_token),
+        browser.post(f"/game/{game.pk}/undo/", {"version": 1}, headers=with_token),
+        browser.get(f"/game/{game.pk}/", headers=HTMX),
     ):
         assert answer.status_code == 200
-        assert "csrfmiddlewaretoken" not in answer.content.decode()
+        assert not parse_html(answer).find_all(name="csrfmiddlewaretoken")
         assert settings.CSRF_COOKIE_NAME not in answer.cookies
     assert Game.objects.get(pk=game.pk).version == 2
 
 
 def test_new_game_forms_are_boosted_and_a_boosted_game_page_is_whole(client, game):
-    html = play(client, game, a_movable_slot(game)).content.decode()
-    assert re.search(r'<form method="post" action="/new/" class="inline" hx-boost="true">', html)
+    forms = parse_html(act(client, game, "move", slot=a_movable_slot(game))).find_all("form", action="/new/")
+    assert forms and all((form["method"], form["hx-boost"]) == ("post", "true") for form in forms)
     # htmx follows the boosted post's redirect with its headers: that page must come whole.
-    page = client.get(f"/game/{game.pk}/", HTTP_HX_REQUEST="true", HTTP_HX_BOOSTED="true")
-    assert "<html" in page.content.decode() and "hx-swap-oob" not in page.content.decode()
+    page = client.get(f"/game/{game.pk}/", headers={**HTMX, "HX-Boosted": "true"})
+    assert is_whole_page(page)
 
 
 def test_an_htmx_move_answers_with_the_new_board(client, game):
     before = game.state()
     slot = a_movable_slot(game)
-    board = grid(play(client, game, slot))
+    board = grid(act(client, game, "move", slot=slot))
     after = before.play(before.position.move_for_slot(slot))
     assert board.position == str(after.position)
     assert (board.version, board.moves) == (1, 1)
@@ -148,7 +148,7 @@ def test_an_htmx_move_answers_with_the_new_board(client, game):
 
 
 def test_a_plain_post_redirects_to_the_game_page(client, game):
-    response = play(client, game, a_movable_slot(game), htmx=False)
+    response = act(client, game, "move", slot=a_movable_slot(game), htmx=False)
     assert response.status_code in REDIRECTS
     assert response.url == f"/game/{game.pk}/"
     board = grid(client.get(response.url))
@@ -158,7 +158,7 @@ def test_a_plain_post_redirects_to_the_game_page(client, game):
 
 def test_a_plain_refusal_redirects_and_the_note_shows_once(client, game):
     before = snapshot(game)
-    response = play(client, game, an_immovable_card(game), htmx=False)
+    response = act(client, game, "move", slot=an_immovable_card(game), htmx=False)
     assert response.status_code in REDIRECTS
     page = client.get(response.url)
     assert "That card cannot move." in text_of(page)
@@ -167,7 +167,7 @@ def test_a_plain_refusal_redirects_and_the_note_shows_once(client, game):
 
 
 def test_undo_and_shuffle_through_the_views(client, game):
-    play(client, game, a_movable_slot(game))
+    act(client, game, "move", slot=a_movable_slot(game))
     board = grid(act(client, game, "undo"))
     assert board.position == str(engine.deal(1))
     assert (board.moves, board.version) == (2, 2)
@@ -179,7 +179,7 @@ def test_undo_and_shuffle_through_the_views(client, game):
 
 def test_the_grid_data_attributes_match_the_game(client, game):
     for _ in range(3):
-        play(client, game, a_movable_slot(game))
+        act(client, game, "move", slot=a_movable_slot(game))
     board = grid(client.get(f"/game/{game.pk}/"))
     state = Game.objects.get(pk=game.pk).state()
     assert (board.version, board.status, board.moves, board.shuffles_left) == (3, "playing", state.moves, 3)
@@ -209,7 +209,7 @@ def test_labels_say_what_each_slot_can_do(client, game):
 def test_a_two_fitting_two_column_0_gaps(client, game, click, moved_from, moved_to):
     set_layout(game, TWO_COLUMN_0_GAPS)
     before = grid(client.get(f"/game/{game.pk}/")).slots
-    after = grid(play(client, game, click)).slots
+    after = grid(act(client, game, "move", slot=click)).slots
     assert after[moved_to].card == before[moved_from].card
     assert after[moved_from].card == ""
 
@@ -254,8 +254,8 @@ def test_a_stuck_game_with_shuffles_left_offers_the_shuffle(client, game):
     set_layout(game, STUCK, shuffles_used=1)
     response = client.get(f"/game/{game.pk}/")
     assert "No card can move. Shuffle the cards that are not in place (2 shuffles left)." in text_of(response)
-    button = re.search(rf'action="/game/{game.pk}/shuffle/".*?<button([^>]*)>', response.content.decode(), re.S)
-    assert button and "primary" in button.group(1) and "disabled" not in button.group(1)
+    button = parse_html(response).find("form", action=f"/game/{game.pk}/shuffle/").find("button")
+    assert "primary" in button.classes and "disabled" not in button.attrs
     board = grid(act(client, game, "shuffle"))
     assert (board.status, board.shuffles_left) == ("playing", 1)
 
@@ -298,7 +298,7 @@ def test_every_action_on_a_finished_game_is_refused(client, game, ending, kind, 
 
 
 def test_a_stale_version_is_409_with_the_current_board(client, game):
-    play(client, game, a_movable_slot(game))
+    act(client, game, "move", slot=a_movable_slot(game))
     before = snapshot(game)
     for kind in POST_ENDPOINTS:
         response = act(client, game, kind, version=0, slot="0-0")
@@ -307,7 +307,7 @@ def test_a_stale_version_is_409_with_the_current_board(client, game):
 
 
 def test_a_stale_plain_post_redirects_with_the_note(client, game):
-    play(client, game, a_movable_slot(game))
+    act(client, game, "move", slot=a_movable_slot(game))
     before = snapshot(game)
     response = act(client, game, "undo", version=0, htmx=False)
     assert response.status_code in REDIRECTS
@@ -317,7 +317,7 @@ def test_a_stale_plain_post_redirects_with_the_note(client, game):
 
 def test_a_double_click_moves_once(client, game):
     slot = a_movable_slot(game)
-    first, second = play(client, game, slot, version=0), play(client, game, slot, version=0)
+    first, second = act(client, game, "move", slot=slot, version=0), act(client, game, "move", slot=slot, version=0)
     assert (first.status_code, second.status_code) == (200, 409)
     game.refresh_from_db()
     assert (game.version, game.moves, game.actions.count()) == (1, 1, 1)
@@ -355,7 +355,7 @@ BAD_POSTS = {
 @pytest.mark.parametrize(("kind", "data"), BAD_POSTS.values(), ids=BAD_POSTS.keys())
 def test_malformed_posts_are_400_and_change_nothing(client, game, htmx, kind, data):
     before = snapshot(game)
-    response = client.post(f"/game/{game.pk}/{kind}/", data, **(HTMX if htmx else {}))
+    response = client.post(f"/game/{game.pk}/{kind}/", data, headers=HTMX if htmx else {})
     assert response.status_code == 400
     assert "That request was not understood." in text_of(response)
     assert_board_is(grid(response), game)
@@ -371,15 +371,15 @@ def test_another_session_gets_404_on_the_game_and_its_posts(client, game):
     new_game(stranger, 1)  # a stranger with a session and games of their own
     for other in (stranger, Client()):
         assert other.get(f"/game/{game.pk}/").status_code == 404
-        assert other.get(f"/game/{game.pk}/", **HTMX).status_code == 404
+        assert other.get(f"/game/{game.pk}/", headers=HTMX).status_code == 404
         for kind in POST_ENDPOINTS:
-            assert other.post(f"/game/{game.pk}/{kind}/", {"version": 0, "slot": "0-0"}, **HTMX).status_code == 404
+            assert act(other, game.pk, kind, version=0, slot="0-0").status_code == 404
             assert other.post(f"/game/{game.pk}/{kind}/", {"version": "x"}).status_code == 404
     assert snapshot(game) == before
 
 
 def test_the_same_guest_cookie_sees_the_same_game(client, game):
-    play(client, game, a_movable_slot(game))
+    act(client, game, "move", slot=a_movable_slot(game))
     act(client, game, "shuffle")
     mine = grid(client.get(f"/game/{game.pk}/"))
     again = Client()
@@ -388,7 +388,7 @@ def test_the_same_guest_cookie_sees_the_same_game(client, game):
     assert (theirs.position, theirs.version, theirs.moves, theirs.shuffles_left, theirs.status) == (
         mine.position, mine.version, mine.moves, mine.shuffles_left, mine.status,
     )
-    assert play(again, game, a_movable_slot(game)).status_code == 200
+    assert act(again, game, "move", slot=a_movable_slot(game)).status_code == 200
 
 
 @pytest.mark.parametrize("path", [
@@ -397,13 +397,13 @@ def test_the_same_guest_cookie_sees_the_same_game(client, game):
 ])
 def test_unknown_games_are_404(client, game, path):
     assert client.get(path).status_code == 404
-    assert client.get(path, **HTMX).status_code == 404
+    assert client.get(path, headers=HTMX).status_code == 404
 
 
 @pytest.mark.parametrize("game_id", ["999999", "999999999999999999", "99999999999999999999999"])
 @pytest.mark.parametrize("kind", POST_ENDPOINTS)
 def test_posts_to_unknown_games_are_404(client, game, game_id, kind):
-    assert client.post(f"/game/{game_id}/{kind}/", {"version": 0, "slot": "0-0"}, **HTMX).status_code == 404
+    assert client.post(f"/game/{game_id}/{kind}/", {"version": 0, "slot": "0-0"}, headers=HTMX).status_code == 404
     assert client.post(f"/game/{game_id}/{kind}/", {}).status_code == 404
 
 
@@ -425,13 +425,13 @@ def test_a_post_without_the_csrf_token_is_403_and_changes_nothing():
     before = snapshot(game)
     slot = a_movable_slot(game)
     assert browser.post(f"/game/{game.pk}/move/", {"version": 0, "slot": f"{slot[0]}-{slot[1]}"},
-                        **HTMX).status_code == 403
+                        headers=HTMX).status_code == 403
     assert browser.post(f"/game/{game.pk}/resign/", {"version": 0}).status_code == 403
     assert snapshot(game) == before
 
-    token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page.content.decode()).group(1)
+    token = parse_html(page).find_all("input", name="csrfmiddlewaretoken")[0]["value"]
     response = browser.post(f"/game/{game.pk}/move/", {"version": 0, "slot": f"{slot[0]}-{slot[1]}",
-                                                      "csrfmiddlewaretoken": token}, **HTMX)
+                                                      "csrfmiddlewaretoken": token}, headers=HTMX)
     assert response.status_code == 200
 
 
@@ -458,8 +458,10 @@ def test_a_new_game_of_a_chosen_deal(client, db, number):
 def test_a_bad_deal_number_is_400_with_the_form_error(client, db, number):
     response = client.post("/new/", {"deal_number": number})
     assert response.status_code == 400
-    assert 'id="deal-errors"' in response.content.decode()
-    assert 'aria-invalid="true"' in response.content.decode()
+    page = parse_html(response)
+    field = page.find("input", name="deal_number")
+    assert (field["aria-invalid"], field["aria-describedby"]) == ("true", "deal-errors")
+    assert page.find(id="deal-errors").text
     assert not Game.objects.exists()
 
 
@@ -493,7 +495,7 @@ def test_deal_links_out_of_range_are_404(client, db, number):
     assert not Game.objects.exists()
 
 
-# --------------------------------------------------------------------------- settings, cost
+# --------------------------------------------------------------------------- the marking setting; what a move costs
 
 
 def test_marking_movable_cards_can_be_turned_off_and_on(client, game):
@@ -502,7 +504,7 @@ def test_marking_movable_cards_can_be_turned_off_and_on(client, game):
     assert response.status_code in REDIRECTS and response.url == page
     assert "mark-movable" not in grid(client.get(page)).classes
     assert "Mark cards that can move" in text_of(client.get(page))
-    assert "mark-movable" not in grid(play(client, game, a_movable_slot(game))).classes
+    assert "mark-movable" not in grid(act(client, game, "move", slot=a_movable_slot(game))).classes
 
     client.post("/settings/mark-movable/", {"on": "1", "next": page})
     assert "mark-movable" in grid(client.get(page)).classes
@@ -514,9 +516,49 @@ def test_marking_does_not_redirect_off_site(client, db, next_url):
     assert response.status_code in REDIRECTS and response.url == "/"
 
 
-def test_an_htmx_move_by_a_guest_costs_few_queries(client, game, django_assert_max_num_queries):
+# What one move costs, statement by statement; the same on SQLite and on PostgreSQL.  A test
+# runs inside a transaction of its own, so the move's transaction.atomic() shows there as a
+# savepoint; outside one it is BEGIN ... COMMIT (the last test below).
+GUEST_MOVE = [
+    "SELECT games_game",  # the game, found through the owner's filter
+    "SAVEPOINT",  # transaction.atomic()
+    "UPDATE games_game",  # the compare-and-set on the version and the owner
+    "INSERT games_action",  # the action's line in the log
+    "RELEASE SAVEPOINT",
+]
+SIGNED_IN_MOVE = [
+    "SELECT django_session",  # the session, for the user it names
+    "SELECT auth_user",  # the user: the owner
+    *GUEST_MOVE,
+]
+
+
+def test_an_htmx_move_by_a_guest_reads_the_game_once_and_writes_two_rows(client, game, django_assert_num_queries):
     slot = a_movable_slot(game)
-    with django_assert_max_num_queries(5):
-        response = play(client, game, slot, version=0)
+    with django_assert_num_queries(5) as queries:  # 3 statements, and the savepoint's 2
+        response = act(client, game, "move", slot=slot, version=0)
     assert response.status_code == 200
+    assert statements(queries) == GUEST_MOVE
     assert Action.objects.filter(game=game).count() == 1
+
+
+def test_an_htmx_move_by_a_signed_in_player_reads_the_session_and_the_user_besides(
+        client, django_user_model, django_assert_num_queries):
+    client.force_login(django_user_model.objects.create_user("ada", password="lantern-plum-orchard-6"))
+    game = new_game(client, 1)  # the day's first request, which saves the session (its keep-alive)
+    slot = a_movable_slot(game)
+    with django_assert_num_queries(7) as queries:
+        response = act(client, game, "move", slot=slot, version=0)
+    assert response.status_code == 200
+    assert statements(queries) == SIGNED_IN_MOVE
+
+
+@pytest.mark.django_db(transaction=True)
+def test_outside_a_tests_transaction_a_move_is_one_transaction_of_two_writes(client, django_assert_num_queries):
+    game = new_game(client, 1)
+    slot = a_movable_slot(game)
+    with django_assert_num_queries(5) as queries:
+        response = act(client, game, "move", slot=slot, version=0)
+    assert response.status_code == 200
+    # SQLite's BEGIN is BEGIN IMMEDIATE (settings' transaction_mode): it takes the write lock at once.
+    assert statements(queries) == ["SELECT games_game", "BEGIN", "UPDATE games_game", "INSERT games_action", "COMMIT"]

@@ -34,8 +34,8 @@ from functools import cache
 from games import engine
 from games.models import Action, Game
 from games.ownership import Owner
-from games.services import game_act, game_rank, game_start, seed_digest
-from tests.conftest import guest_token_of
+from games.services import game_rank, game_start, seed_digest
+from tests.helpers import act, act_on_service, guest_token_of
 
 SEED = 20261129
 """The secret shuffle seed of every searched game."""
@@ -74,14 +74,8 @@ class Win:
         """The engine's state after the first ``count`` actions."""
         state = engine.GameState.start(deal_number=self.deal_number, seed=self.seed)
         for kind, slot in self.actions[:count]:
-            state = _step(state, kind, slot)
+            state, _move = state.act(kind, slot=slot)
         return state
-
-
-def _step(state: engine.GameState, kind: str, slot: engine.Slot | None) -> engine.GameState:
-    if kind == "move":
-        return state.play(state.position.move_for_slot(slot))
-    return getattr(state, kind)()
 
 
 def playout(deal_number: int, seed: int = SEED) -> tuple[engine.GameState, tuple[Step, ...]]:
@@ -92,7 +86,7 @@ def playout(deal_number: int, seed: int = SEED) -> tuple[engine.GameState, tuple
     while not state.is_over and len(actions) < MAX_ACTIONS:
         sources = sorted({move.src for move in state.position.legal_moves()})
         action: Step = ("move", rng.choice(sources)) if sources else ("shuffle", None)
-        state = _step(state, *action)
+        state, _move = state.act(action[0], slot=action[1])
         actions.append(action)
     return state, tuple(actions)
 
@@ -148,9 +142,7 @@ def reseed(game: Game, seed: int) -> Game:
 def play_actions(owner: Owner, game: Game, actions, *, start: datetime, step: timedelta) -> Game:
     """Apply ``actions`` to ``game`` through ``services.game_act``, the i-th at ``start + i * step``."""
     for i, (kind, slot) in enumerate(actions):
-        game = game_act(
-            owner=owner, game_id=game.pk, version=game.version, kind=kind, slot=slot, now=start + i * step,
-        )
+        game = act_on_service(owner, game, kind, slot, version=game.version, now=start + i * step)
     return game
 
 
@@ -164,12 +156,8 @@ def play_win(owner: Owner, win: Win, *, start: datetime, step: timedelta = timed
 
 def play_with_client(client, game: Game, actions, *, htmx: bool = True) -> Game:
     """Post ``actions`` to ``game`` through the pages, as the player behind ``client``."""
-    headers = {"HTTP_HX_REQUEST": "true"} if htmx else {}
     for kind, slot in actions:
-        data = {"version": Game.objects.get(pk=game.pk).version}
-        if slot is not None:
-            data["slot"] = f"{slot[0]}-{slot[1]}"
-        response = client.post(f"/game/{game.pk}/{kind}/", data, **headers)
+        response = act(client, game, kind, slot=slot, htmx=htmx)
         assert response.status_code in (200, 302), (kind, slot, response.status_code)
     return Game.objects.get(pk=game.pk)
 
