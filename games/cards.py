@@ -95,12 +95,12 @@ def table_slots(state: engine.GameState, *, replay: bool = False) -> list[list[S
             fits[r, c] = position.move_for_slot((r, c)).card
     locked = position.locked()
     dead = set(position.dead_gaps())
-    return [
-        [
-            # Positional, in SlotView's order: row, col, card, locked, movable, dead, fit, over, replay.
-            SlotView(r, c, token or "", (r, c) in locked, (r, c) in movable, (r, c) in dead,
-                     fits.get((r, c), ""), over, replay)
-            for c, token in enumerate(row)
-        ]
-        for r, row in enumerate(position.rows())
-    ]
+    table = []
+    for r, tokens in enumerate(position.rows()):
+        row = []
+        for c, token in enumerate(tokens):
+            slot = (r, c)
+            row.append(SlotView(r, c, token or "", slot in locked, slot in movable, slot in dead,
+                                fits.get(slot, ""), over, replay))
+        table.append(row)
+    return table

@@ -22,6 +22,16 @@
   document.addEventListener("DOMContentLoaded", start);
   document.addEventListener("htmx:afterSwap", start);
 
+  // Give up asks first.  Its button posts the grid's form (form="grid"), so the question
+  // is on the button, where htmx's own hx-confirm (read from the form) would not find it.
+  document.addEventListener("htmx:confirm", function (event) {
+    var trigger = event.detail.triggeringEvent;
+    var question = trigger && trigger.submitter && trigger.submitter.dataset.confirm;
+    if (!question) return;
+    event.preventDefault();
+    if (window.confirm(question)) event.detail.issueRequest(true);
+  });
+
   // Say what the server said (a note, a win) in the region that stays on the page.
   function announce(text) {
     var region = document.getElementById("announcer");
