@@ -123,6 +123,11 @@ def _table(request: HttpRequest, game: Game, note: str = "", status: int = 200) 
     return render(request, "games/_table.html", table_context(request, game, note), status=status)
 
 
+def _game_page(request: HttpRequest, game: Game, note: str = "", status: int = 200) -> HttpResponse:
+    context = {**table_context(request, game, note), "idle_cap": idle_cap_words()}
+    return render(request, "games/game.html", context, status=status)
+
+
 @require_safe
 def game_detail(request: HttpRequest, pk: int) -> HttpResponse:
     """The game page; htmx reloading the table gets the table alone.  A boosted request (a
@@ -131,10 +136,19 @@ def game_detail(request: HttpRequest, pk: int) -> HttpResponse:
     if request.htmx and not (request.htmx.boosted or request.htmx.history_restore_request):
         response = _table(request, game)
     else:
-        context = {**table_context(request, game), "idle_cap": idle_cap_words()}
-        response = render(request, "games/game.html", context)
+        response = _game_page(request, game)
     patch_vary_headers(response, ("HX-Request", "HX-Boosted", "HX-History-Restore-Request"))
     return response
+
+
+class BadPost(Exception):
+    """The post's fields are not what the page sends."""
+
+
+def _cleaned(form: ActionForm) -> dict:
+    if not form.is_valid():
+        raise BadPost
+    return form.cleaned_data
 
 
 def answers_with_table(view):
@@ -157,23 +171,12 @@ def answers_with_table(view):
         if request.htmx:
             return _table(request, game, note, status)
         if status == 400:
-            context = {**table_context(request, game, note), "idle_cap": idle_cap_words()}
-            return render(request, "games/game.html", context, status=status)
+            return _game_page(request, game, note, status)
         if note:
             messages.warning(request, note)
         return redirect("games:detail", pk=game.pk)
 
     return answer
-
-
-class BadPost(Exception):
-    """The post's fields are not what the page sends."""
-
-
-def _cleaned(form: ActionForm) -> dict:
-    if not form.is_valid():
-        raise BadPost
-    return form.cleaned_data
 
 
 @require_POST

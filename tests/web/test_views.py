@@ -564,3 +564,39 @@ def test_outside_a_tests_transaction_a_move_is_one_transaction_of_two_writes(cli
     assert response.status_code == 200
     # SQLite's BEGIN is BEGIN IMMEDIATE (settings' transaction_mode): it takes the write lock at once.
     assert statements(queries) == ["SELECT games_game", "BEGIN", "UPDATE games_game", "INSERT games_action", "COMMIT"]
+
+
+# --------------------------------------------------------------------------- the actions' fragment cache
+
+
+def actions_shown(answer) -> list[tuple]:
+    """What the actions of an answer offer: each button's and link's target, state and words."""
+    actions = parse_html(answer).find("div", class_="actions")
+    return [(element.tag, element.get("formaction") or element.get("href") or element.get("action"),
+             "disabled" in element.attrs, sorted(element.classes), element.text)
+            for element in actions.iter() if element.tag in ("button", "a", "form")]
+
+
+def test_htmx_answers_show_the_actions_that_a_fresh_drawing_shows(client, game):
+    """htmx's answers take the actions from Django's fragment cache.  Through moves, an undo
+    back to nothing to undo, shuffles, being stuck and the end, each answer's actions must
+    be what the page draws afresh; a cache key that missed one thing they show would fail."""
+    from django.core.cache import cache
+
+    def check(answer):
+        assert answer.status_code == 200
+        cached = actions_shown(answer)
+        cache.clear()
+        assert cached == actions_shown(client.get(f"/game/{game.pk}/", headers=HTMX))
+
+    check(act(client, game, "move", slot=a_movable_slot(game)))  # Undo on
+    check(act(client, game, "undo"))  # Undo off again
+    check(act(client, game, "move", slot=a_movable_slot(game)))
+    check(act(client, game, "shuffle"))  # one shuffle fewer, Undo off
+    # Two moves from stuck: QS to 0-10, then KS to 0-11 leaves every gap right of a King.
+    two_moves_from_stuck = ONE_MOVE_FROM_STUCK.replace("JS QS -- KS", "JS -- QS KS")
+    set_layout(Game.objects.get(pk=game.pk), two_moves_from_stuck, shuffles_used=2)
+    check(act(client, game, "move", slot="0-11"))  # Undo on, one shuffle left
+    check(act(client, game, "move", slot="0-12"))  # the same, but stuck: Shuffle is the way on
+    check(act(client, game, "shuffle"))  # none left
+    check(act(client, game, "resign"))  # over: the links after a game
