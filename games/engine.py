@@ -261,14 +261,14 @@ class Position:
     (True, [])
     """
 
-    __slots__ = ("_board", "_gaps")
-    _board: bytes
+    __slots__ = ("_layout", "_gaps")
+    _layout: bytes
     _gaps: tuple[int, int, int, int]
 
     def __init__(self, text: str):
-        board = _parse_board(text)
-        _set_board(self, board)
-        _set_gaps(self, tuple(i for i, c in enumerate(board) if c == GAP))
+        layout = _parse_layout(text)
+        _set_layout(self, layout)
+        _set_gaps(self, tuple(i for i, c in enumerate(layout) if c == GAP))
 
     @classmethod
     def parse(cls, text: str) -> Position:
@@ -276,9 +276,9 @@ class Position:
         return cls(text)
 
     @staticmethod
-    def _make(board: bytes, gaps: tuple) -> Position:
+    def _make(layout: bytes, gaps: tuple) -> Position:
         position = _new_position(Position)
-        _set_board(position, board)
+        _set_layout(position, layout)
         _set_gaps(position, gaps)
         return position
 
@@ -291,13 +291,13 @@ class Position:
     # ---- values
 
     def __eq__(self, other) -> bool:
-        return isinstance(other, Position) and self._board == other._board
+        return isinstance(other, Position) and self._layout == other._layout
 
     def __hash__(self) -> int:
-        return hash(self._board)
+        return hash(self._layout)
 
     def __str__(self) -> str:
-        tokens = [_token(c) for c in self._board]
+        tokens = [_token(c) for c in self._layout]
         return " / ".join(" ".join(tokens[r * COLS:(r + 1) * COLS]) for r in range(ROWS))
 
     def __repr__(self) -> str:
@@ -307,13 +307,13 @@ class Position:
 
     def card_at(self, slot: Slot) -> str | None:
         """The card token at ``slot``, or None for a gap."""
-        code = self._board[_index(slot)]
+        code = self._layout[_index(slot)]
         return None if code == GAP else _TOKENS[code]
 
     def slot_of(self, card: str) -> Slot:
         """Where ``card`` lies; an ace, which is never on the table, raises ValueError."""
         code = _CODE_OF.get(card.upper()) if isinstance(card, str) else None
-        index = -1 if code is None else self._board.find(code)
+        index = -1 if code is None else self._layout.find(code)
         if index < 0:
             raise ValueError(f"{card} is not on the table")
         return _SLOT_OF[index]
@@ -324,24 +324,24 @@ class Position:
 
     def rows(self) -> list[list[str | None]]:
         """The table as 4 lists of 13 tokens, None for a gap."""
-        cells = [None if c == GAP else _TOKENS[c] for c in self._board]
+        cells = [None if c == GAP else _TOKENS[c] for c in self._layout]
         return [cells[r * COLS:(r + 1) * COLS] for r in range(ROWS)]
 
     # ---- moves
 
     def legal_moves(self) -> list[Move]:
         """Every legal move, by gap slot, then by source slot."""
-        board = self._board
-        find = board.find
+        layout = self._layout
+        find = layout.find
         cached = _MOVES.get
         moves = []
         for gap in self._gaps:
             if gap in _COLUMN_0:
                 for src in sorted((find(1), find(14), find(27), find(40))):
-                    code = board[src]
+                    code = layout[src]
                     moves.append(cached((code << 12) | (src << 6) | gap) or _move(code, src, gap))
             else:
-                code = _NEXT[board[gap - 1]]
+                code = _NEXT[layout[gap - 1]]
                 if code != GAP:
                     src = find(code)
                     moves.append(cached((code << 12) | (src << 6) | gap) or _move(code, src, gap))
@@ -349,20 +349,20 @@ class Position:
 
     def play(self, move: Move) -> Position:
         """The position after ``move``; raise :class:`IllegalMove` saying why it is refused."""
-        board = self._board
+        layout = self._layout
         code, src, dst = move._c, move._s, move._d
-        if board[dst] != GAP or board[src] != code or (
-            code % 13 != 1 if dst % COLS == 0 else _NEXT[board[dst - 1]] != code
+        if layout[dst] != GAP or layout[src] != code or (
+            code % 13 != 1 if dst % COLS == 0 else _NEXT[layout[dst - 1]] != code
         ):
             raise IllegalMove(*self._why_illegal(move))
-        new = bytearray(board)
+        new = bytearray(layout)
         new[dst] = code
         new[src] = GAP
         gaps = list(self._gaps)
         gaps[gaps.index(dst)] = src
         gaps.sort()
         position = _new_position(Position)
-        _set_board(position, bytes(new))
+        _set_layout(position, bytes(new))
         _set_gaps(position, tuple(gaps))
         return position
 
@@ -372,7 +372,7 @@ class Position:
         Undo uses it to take a move back, which is rarely a legal move itself;
         ``play`` repeats these lines inline because it is the hot path.
         """
-        new = bytearray(self._board)
+        new = bytearray(self._layout)
         new[dst] = code
         new[src] = GAP
         gaps = list(self._gaps)
@@ -381,16 +381,16 @@ class Position:
         return Position._make(bytes(new), tuple(gaps))
 
     def _why_illegal(self, move: Move) -> tuple[Refusal, str]:
-        board = self._board
+        layout = self._layout
         code, src, dst = move._c, move._s, move._d
         at = lambda i: f"{_SLOT_OF[i][0]}-{_SLOT_OF[i][1]}"  # noqa: E731
-        if board[dst] != GAP:
-            return Refusal.NOT_A_GAP, f"slot {at(dst)} is not a gap (it holds {_TOKENS[board[dst]]})"
-        if board[src] != code:
+        if layout[dst] != GAP:
+            return Refusal.NOT_A_GAP, f"slot {at(dst)} is not a gap (it holds {_TOKENS[layout[dst]]})"
+        if layout[src] != code:
             return Refusal.CARD_NOT_THERE, f"{move.card} is not at {at(src)}"
         if dst % COLS == 0:
             return Refusal.ONLY_A_TWO, f"only a 2 goes to column 0, and {move.card} is not a 2"
-        left = board[dst - 1]
+        left = layout[dst - 1]
         if left == GAP:
             return Refusal.RIGHT_OF_GAP, f"nothing goes right of a gap (slot {at(dst - 1)} is a gap)"
         if left % 13 == 12:
@@ -416,7 +416,7 @@ class Position:
         """
         index = _index(slot)
         moves = self.legal_moves()
-        if self._board[index] == GAP:
+        if self._layout[index] == GAP:
             fits = [m for m in moves if m._d == index]
             if index % COLS == 0:
                 fits = [m for m in fits if m._s % COLS != 0]
@@ -427,13 +427,13 @@ class Position:
 
     def _locked_runs(self) -> list[int]:
         """For each row, how many cards from column 0 are in correct position."""
-        board = self._board
+        layout = self._layout
         runs = []
         for start in range(0, SLOTS, COLS):
             i = start
-            if board[i] in _TWOS:
+            if layout[i] in _TWOS:
                 i += 1
-                while i < start + COLS and board[i] != GAP and board[i] == _NEXT[board[i - 1]]:
+                while i < start + COLS and layout[i] != GAP and layout[i] == _NEXT[layout[i - 1]]:
                     i += 1
             runs.append(i - start)
         return runs
@@ -451,13 +451,13 @@ class Position:
 
     def is_stuck(self) -> bool:
         """No card can move: every gap is right of a King or of another gap."""
-        board = self._board
-        return all(g % COLS != 0 and _NEXT[board[g - 1]] == GAP for g in self._gaps)
+        layout = self._layout
+        return all(g % COLS != 0 and _NEXT[layout[g - 1]] == GAP for g in self._gaps)
 
     def dead_gaps(self) -> list[Slot]:
         """Gaps nothing can fill: right of a King or of another gap."""
-        board = self._board
-        return [_SLOT_OF[g] for g in self._gaps if g % COLS != 0 and _NEXT[board[g - 1]] == GAP]
+        layout = self._layout
+        return [_SLOT_OF[g] for g in self._gaps if g % COLS != 0 and _NEXT[layout[g - 1]] == GAP]
 
     def shuffle(self, seed: int) -> Position:
         """The position after one shuffle, decided entirely by ``seed``.
@@ -467,13 +467,13 @@ class Position:
         ``SplitMix64(seed)`` and dealt in slot order into the slots that are not
         locked; the slots that receive an ace become the gaps.
         """
-        board = self._board
+        layout = self._layout
         runs = self._locked_runs()
-        locked_cards = {board[r * COLS + c] for r, run in enumerate(runs) for c in range(run)}
+        locked_cards = {layout[r * COLS + c] for r, run in enumerate(runs) for c in range(run)}
         cards = [code for code in range(52) if code not in locked_cards]
         fisher_yates(cards, SplitMix64(seed))
         dealt = bytes(cards).translate(_ACES_TO_GAPS)
-        new = bytearray(board)
+        new = bytearray(layout)
         taken = 0
         for r, run in enumerate(runs):
             width = COLS - run
@@ -488,20 +488,20 @@ class Position:
 
 # Setting the slots through their descriptors skips the refusing __setattr__ at C speed.
 _new_position = object.__new__
-_set_board = Position._board.__set__
+_set_layout = Position._layout.__set__
 _set_gaps = Position._gaps.__set__
 
 
-def _parse_board(text: str) -> bytes:
+def _parse_layout(text: str) -> bytes:
     if not isinstance(text, str):
         raise InvalidNotation(f"a position is text, not {type(text).__name__}")
     rows = [row.split() for row in text.upper().split("/")]
     if len(rows) == ROWS and all(len(row) == COLS for row in rows):
         try:  # the common case, a valid position, in a few C calls; anything odd is explained below
-            board = bytes([_BYTE_OF[token] for row in rows for token in row])
-            cards = board.replace(_GAP_BYTE, b"")
+            layout = bytes([_BYTE_OF[token] for row in rows for token in row])
+            cards = layout.replace(_GAP_BYTE, b"")
             if len(cards) == 48 and len(set(cards)) == 48:
-                return board
+                return layout
         except KeyError:
             pass
     raise _why_invalid(text)
@@ -553,8 +553,8 @@ def deal(number: int) -> Position:
         raise ValueError(f"a deal number is an integer from 1 to {MAX_DEAL}, not {number!r}")
     deck = list(range(52))
     fisher_yates(deck, SplitMix64(number))
-    board = bytes(GAP if code % 13 == 0 else code for code in deck)
-    return Position._make(board, tuple(i for i, c in enumerate(board) if c == GAP))
+    layout = bytes(GAP if code % 13 == 0 else code for code in deck)
+    return Position._make(layout, tuple(i for i, c in enumerate(layout) if c == GAP))
 
 
 WON = " / ".join(" ".join(_TOKENS[s * 13 + r] for r in range(1, 13)) + " --" for s in range(4))

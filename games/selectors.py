@@ -69,7 +69,7 @@ class Profile:
 def profile_of(user) -> Profile:
     """A player's record, from their finished games in one query."""
     rows = list(
-        Game.objects.filter(owner=user)
+        owned_games(Owner(user_id=user.pk, guest_token=""))
         .exclude(status=engine.Status.PLAYING)
         .order_by("finished_at", "id")
         .values_list("status", "ranked", "finished_at", "elapsed_ms", "moves")

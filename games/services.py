@@ -173,7 +173,7 @@ def boards_rebuild(*, user_id: int) -> None:
     """Make a player's board entries again from their ranked wins, oldest first."""
     with transaction.atomic():
         BoardEntry.objects.filter(user_id=user_id).delete()
-        wins = Game.objects.filter(owner_id=user_id, status=engine.Status.WON, ranked=True)
+        wins = owned_games(Owner(user_id=user_id, guest_token=""), status=engine.Status.WON, ranked=True)
         for game in wins.order_by("finished_at", "pk"):
             boards_enter(game=game)
 
@@ -183,7 +183,7 @@ def games_claim(*, user, guest_token: str) -> int:
     if not guest_token:
         return 0
     with transaction.atomic():
-        games = list(Game.objects.select_for_update().filter(guest_token=guest_token))
+        games = list(owned_games(Owner(user_id=None, guest_token=guest_token)).select_for_update())
         Game.objects.filter(pk__in=[game.pk for game in games]).update(owner=user, guest_token="")
         for game in games:
             game.owner_id = user.pk

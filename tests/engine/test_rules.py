@@ -240,7 +240,7 @@ def test_play_never_mutates_the_original(position, move, after):
 
 def test_positions_are_immutable():
     with pytest.raises(AttributeError):
-        ONE_FIT._board = WON._board
+        ONE_FIT._layout = WON._layout
     with pytest.raises(AttributeError):
         ONE_FIT.anything = 1
     assert str(ONE_FIT).startswith("2S 3S 4S 5S 6S --")
