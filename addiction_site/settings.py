@@ -8,6 +8,11 @@ Environment variables (see README, "Deploy"):
   DATABASE_URL          e.g. postgres://user:pass@host:5432/addiction; unset means SQLite.
   ADDICTION_DATA_DIR    where the SQLite file lives (default: ./var).
   ADDICTION_IDLE_CAP_SECONDS  the most one pause between two actions adds to a game's time.
+  ADDICTION_SQLITE_SYNCHRONOUS  NORMAL (default) or FULL, SQLite's durability.
+  ADDICTION_PROXY_HOPS  how many proxies of ours append to X-Forwarded-For (default 0).
+  ADDICTION_LOGIN_FAILURE_LIMIT, ADDICTION_LOGIN_COOLOFF_MINUTES  the login lock.
+  ADDICTION_STATIC_ROOT  where collectstatic writes.
+  DJANGO_CONN_MAX_AGE, DJANGO_LOG_LEVEL  database connection reuse, logging.
   DJANGO_SECURE_SSL_REDIRECT, DJANGO_HSTS_SECONDS  HTTPS behaviour in production.
 """
 
