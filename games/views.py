@@ -46,7 +46,7 @@ STALE = gettext_lazy("This page was out of date; here is the table as it is now.
 
 def refusal_text(reason: engine.Refusal) -> str:
     """Why an action was refused, in the player's language."""
-    return str(REFUSALS.get(reason, gettext_lazy("The rules do not allow that.")))
+    return str(REFUSALS[reason]) if reason in REFUSALS else _("The rules do not allow that.")
 
 
 @require_safe
