@@ -11,6 +11,8 @@ Environment variables (see README, "Deploy"):
   ADDICTION_SQLITE_SYNCHRONOUS  NORMAL (default) or FULL, SQLite's durability.
   ADDICTION_PROXY_HOPS  how many proxies of ours append to X-Forwarded-For (default 0).
   ADDICTION_LOGIN_FAILURE_LIMIT, ADDICTION_LOGIN_COOLOFF_MINUTES  the login lock.
+  ADDICTION_LOGIN_ADDRESS_FAILURE_LIMIT  failed logins from one address, any user names, that lock it.
+  ADDICTION_SIGNUPS_PER_HOUR  accounts one address may create in an hour.
   ADDICTION_STATIC_ROOT  where collectstatic writes.
   DJANGO_CONN_MAX_AGE, DJANGO_LOG_LEVEL  database connection reuse, logging.
   DJANGO_SECURE_SSL_REDIRECT, DJANGO_HSTS_SECONDS  HTTPS behaviour in production.
@@ -129,8 +131,9 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # Django's fragment cache keeps the game's actions ({% cache %} in templates/games/_status.html),
-# keyed by everything they show, so a kept fragment is never out of date.  Each process has its
-# own; nothing else is cached.
+# keyed by everything they show, so a kept fragment is never out of date.  It also counts each
+# address's recent sign-ups (ADDICTION_SIGNUPS_PER_HOUR).  Each process has its own, so that
+# limit is per process; a shared cache here (Redis, Memcached) would make it one for the site.
 CACHES = {
     "default": {
         "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
@@ -183,7 +186,13 @@ AXES_FAILURE_LIMIT = int(os.environ.get("ADDICTION_LOGIN_FAILURE_LIMIT", "5"))
 AXES_COOLOFF_TIME = timedelta(minutes=int(os.environ.get("ADDICTION_LOGIN_COOLOFF_MINUTES", "15")))
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
-AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
+# Password spraying (a few guesses at each of many user names): the 30th failure from one
+# address, whatever the user names, locks that address, counted and lifted like a pair's
+# lock.  It holds back only that address; games/throttle.py says why this is a handler of
+# ours rather than "ip_address" among axes' lockout parameters.
+ADDICTION_LOGIN_ADDRESS_FAILURE_LIMIT = int(os.environ.get("ADDICTION_LOGIN_ADDRESS_FAILURE_LIMIT", "30"))
+AXES_HANDLER = "games.throttle.AddressLockHandler"
+AXES_LOCKOUT_CALLABLE = "games.throttle.lockout_response"  # the 429 page, saying which lock holds
 
 
 # How many proxies in front of the app append the address they received from to
@@ -220,6 +229,10 @@ def axes_username(request, credentials=None):
 
 
 AXES_USERNAME_CALLABLE = axes_username
+
+# Accounts one address may create in any hour (games/throttle.py), counted in the default
+# cache: per process with LocMemCache, for the whole site with a shared cache.
+ADDICTION_SIGNUPS_PER_HOUR = int(os.environ.get("ADDICTION_SIGNUPS_PER_HOUR", "10"))
 
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "games:home"

@@ -1,14 +1,23 @@
 """The fixtures shared by the web tests; the helpers they use are in tests/helpers.py.
 
-The fixtures need the database and are only set up by the tests that ask for them.
+The fixtures need the database and are only set up by the tests that ask for them, but for
+one that empties Django's cache before every test.
 """
 
 from __future__ import annotations
 
 import pytest
+from django.core.cache import cache
 
 from games.models import Game
 from tests.helpers import new_game
+
+
+@pytest.fixture(autouse=True)
+def _empty_cache():
+    """Each test starts with an empty cache: Django's outlives a test (unlike the database), and
+    the sign-up throttle counts in it, so the suite's sign-ups from one address would add up."""
+    cache.clear()
 
 
 @pytest.fixture

@@ -2,6 +2,10 @@
 lock that pair out for 15 minutes (from its last attempt) with a 429 page; other addresses
 and other user names are not affected, and a success resets the count.
 
+Password spraying, a few guesses at each of many user names, is throttled per address: the
+30th failure from one address, whatever the user names, locks that address (and only it)
+the same way.  Sign-ups are throttled per address too: 10 accounts in any hour.
+
 django-axes needs the request, so these tests log in by POSTing the login form (never
 ``client.login``).
 """
@@ -149,3 +153,107 @@ def test_an_overlong_user_name_is_recorded_cut_to_its_column(client):
     assert fail(client, 4, username=name) == [200] * 4
     assert [len(attempt.username) for attempt in AccessAttempt.objects.all()] == [255]
     assert_locked_out(log_in(client, "x", username=name))
+
+
+# --------------------------------------------------------------------------- password spraying
+
+
+def spray(client: Client, names: list[str], rounds: int, address: str = HOME) -> list[int]:
+    """Guess at each name in turn, ``rounds`` times over: never 5 at one name."""
+    return [log_in(client, f"guess {n}", username=name, address=address).status_code
+            for n in range(rounds) for name in names]
+
+
+NAMES = ["pat"] + [f"player{n}" for n in range(29)]
+
+
+def test_spraying_many_names_from_one_address_locks_that_address(client, pat):
+    statuses = spray(client, NAMES, rounds=4)  # 120 attempts, 4 at each of 30 names
+    assert statuses[:29] == [200] * 29
+    assert statuses[29:] == [429] * 91  # the 30th failure from the address locks it
+    response = log_in(Client(), PASSWORD)
+    assert_locked_out(response)  # even the right password, from a fresh browser there
+    assert "from your address, for many user names" in response.content.decode()
+    assert not logged_in(client)
+
+
+def test_a_sprayed_address_does_not_lock_the_player_out_from_elsewhere(client, pat):
+    spray(client, NAMES, rounds=4)
+    elsewhere = Client()
+    assert log_in(elsewhere, PASSWORD, address=AWAY).status_code == 302
+    assert logged_in(elsewhere)
+
+
+def test_fewer_failures_from_an_address_lock_nothing(client, pat):
+    assert spray(client, NAMES[1:], rounds=1) == [200] * 29  # 29 failures
+    assert log_in(client, PASSWORD).status_code == 302
+    assert logged_in(client)
+
+
+def test_a_success_from_the_address_does_not_reset_its_count(client, pat):
+    """A sprayer with an account of their own cannot wipe the address's failures by logging in."""
+    assert spray(client, NAMES[1:], rounds=1) == [200] * 29
+    assert log_in(client, PASSWORD).status_code == 302  # pat's own pair is reset, no other
+    client.post("/accounts/logout/")
+    assert_locked_out(log_in(client, "wrong", username="someone-else"))  # the 30th failure
+
+
+def test_the_address_lock_lifts_after_the_cool_off(client, pat, clock):
+    spray(client, NAMES, rounds=1)
+    assert_locked_out(log_in(client, PASSWORD))
+    clock.advance(timedelta(minutes=15, seconds=1))
+    assert log_in(client, PASSWORD).status_code == 302
+
+
+def test_a_pair_lock_keeps_its_own_words(client, pat):
+    fail(client, 4)
+    response = log_in(client, "wrong password")
+    assert_locked_out(response)
+    assert "for this user name from your address" in response.content.decode()
+
+
+# --------------------------------------------------------------------------- sign-ups
+
+
+def sign_up(client: Client, username: str, address: str = HOME):
+    return client.post("/accounts/signup/", {"username": username, "password1": PASSWORD, "password2": PASSWORD},
+                       REMOTE_ADDR=address)
+
+
+def test_the_eleventh_sign_up_from_an_address_in_an_hour_is_refused(clock):
+    assert [sign_up(Client(), f"new{n}").status_code for n in range(10)] == [302] * 10
+    clock.advance(timedelta(minutes=59))
+    refused = sign_up(Client(), "new10")
+    assert refused.status_code == 429
+    assert "Too many accounts have been created from your address" in refused.content.decode()
+    assert "registration/signup.html" in [template.name for template in refused.templates]
+    assert not User.objects.filter(username="new10").exists()
+    assert Client().get("/accounts/signup/", REMOTE_ADDR=HOME).status_code == 429  # the page says so at once
+
+
+def test_another_address_can_still_sign_up(clock):
+    for n in range(10):
+        sign_up(Client(), f"new{n}")
+    assert sign_up(Client(), "elsewhere", address=AWAY).status_code == 302
+    assert User.objects.filter(username="elsewhere").exists()
+
+
+def test_an_hour_after_a_sign_up_it_no_longer_counts(clock):
+    sign_up(Client(), "first")
+    clock.advance(timedelta(minutes=30))
+    for n in range(9):
+        sign_up(Client(), f"new{n}")
+    assert sign_up(Client(), "refused").status_code == 429
+    clock.advance(timedelta(minutes=30, seconds=1))  # an hour after the first, not yet the others
+    assert sign_up(Client(), "again").status_code == 302
+    assert sign_up(Client(), "refused").status_code == 429
+
+
+def test_only_accounts_created_count(client):
+    for _ in range(20):
+        assert client.get("/accounts/signup/", REMOTE_ADDR=HOME).status_code == 200
+    for n in range(20):  # refused by the form: the passwords differ
+        response = client.post("/accounts/signup/", {"username": f"new{n}", "password1": PASSWORD, "password2": "x"},
+                               REMOTE_ADDR=HOME)
+        assert response.status_code == 400
+    assert sign_up(Client(), "counted").status_code == 302
