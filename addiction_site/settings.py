@@ -13,6 +13,9 @@ Environment variables (see README, "Deploy"):
   ADDICTION_LOGIN_FAILURE_LIMIT, ADDICTION_LOGIN_COOLOFF_MINUTES  the login lock.
   ADDICTION_LOGIN_ADDRESS_FAILURE_LIMIT  failed logins from one address, any user names, that lock it.
   ADDICTION_SIGNUPS_PER_HOUR  accounts one address may create in an hour.
+  ADDICTION_GUEST_UNPLAYED_DAYS, ADDICTION_GUEST_IDLE_DAYS, ADDICTION_LOGIN_RECORD_DAYS  the
+      ages after which `manage.py housekeeping` removes guests' games never played (1), guests'
+      games untouched (365), and django-axes' login records (30).
   ADDICTION_STATIC_ROOT  where collectstatic writes.
   DJANGO_CONN_MAX_AGE, DJANGO_LOG_LEVEL  database connection reuse, logging.
   DJANGO_SECURE_SSL_REDIRECT, DJANGO_HSTS_SECONDS  HTTPS behaviour in production.
@@ -193,6 +196,9 @@ AXES_RESET_ON_SUCCESS = True
 ADDICTION_LOGIN_ADDRESS_FAILURE_LIMIT = int(os.environ.get("ADDICTION_LOGIN_ADDRESS_FAILURE_LIMIT", "30"))
 AXES_HANDLER = "games.throttle.AddressLockHandler"
 AXES_LOCKOUT_CALLABLE = "games.throttle.lockout_response"  # the 429 page, saying which lock holds
+# Only failures are recorded (AccessAttempt, which the lock counts); axes' log of every
+# successful login is not kept.
+AXES_DISABLE_ACCESS_LOG = True
 
 
 # How many proxies in front of the app append the address they received from to
@@ -233,6 +239,13 @@ AXES_USERNAME_CALLABLE = axes_username
 # Accounts one address may create in any hour (games/throttle.py), counted in the default
 # cache: per process with LocMemCache, for the whole site with a shared cache.
 ADDICTION_SIGNUPS_PER_HOUR = int(os.environ.get("ADDICTION_SIGNUPS_PER_HOUR", "10"))
+
+# What `manage.py housekeeping` (hourly from cron, see README) removes, by age in days: guests'
+# games never played, guests' games untouched (last action, or creation), finished or not, and
+# django-axes' records of logins.  Games of accounts are never removed.
+ADDICTION_GUEST_UNPLAYED_DAYS = int(os.environ.get("ADDICTION_GUEST_UNPLAYED_DAYS", "1"))
+ADDICTION_GUEST_IDLE_DAYS = int(os.environ.get("ADDICTION_GUEST_IDLE_DAYS", "365"))
+ADDICTION_LOGIN_RECORD_DAYS = int(os.environ.get("ADDICTION_LOGIN_RECORD_DAYS", "30"))
 
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "games:home"
