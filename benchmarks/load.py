@@ -21,13 +21,15 @@ What it does, all on 127.0.0.1 and bounded in time:
    its own cookies and a keep-alive http.client connection (sync workers close it after
    each answer, and the client opens a new one).  Players are guests, or with --accounts
    they sign up first (unmeasured) and play signed in.  A player plays real games
-   with the requests the browser sends: GET /deal/<N>/ (following the redirect to the
-   game page), then htmx POSTs to /game/<id>/move/ (HX-Request, X-CSRFToken from the
-   csrftoken cookie, form fields version and slot) on a random card the page marks
-   ``movable``, reading the next version and board from the partial; POST /shuffle/ when
-   stuck, a new deal when the game is over.  A short unmeasured warm-up comes first.
+   with the requests the browser sends: the deal page's button, a POST to
+   /deal/<N>/start/ (X-CSRFToken from the csrftoken cookie, which a first GET of the
+   deal page sets), following its redirect to the game page; then htmx POSTs to
+   /game/<id>/move/ (HX-Request, the same X-CSRFToken, form fields version and slot)
+   on a random card the page marks ``movable``, reading the next version and board
+   from the partial; POST /shuffle/ when stuck, a new deal when the game is over.  A
+   short unmeasured warm-up comes first.
 4. For --seconds it measures moves per second, move latency p50/p95/p99 (client side,
-   send to last byte), errors (connection errors and any status but 2xx, the deal's 302
+   send to last byte), errors (connection errors and any status but 2xx, the start's 302
    and the expected refusals 409/422, which are counted apart) and all requests.
 5. Then, for the same time and with the same loop and players, the baseline: a POST with
    the same cookies, CSRF header and form to games/views_benchmark.py, which runs one
@@ -298,9 +300,14 @@ class Player:
             raise ServerError("the movable cards could not be read from the grid")
 
     def new_game(self, tally: Tally) -> None:
-        status, headers, _text, _s = self.request(tally, "GET", f"/deal/{self.rng.randint(1, MAX_DEAL)}/")
+        deal = f"/deal/{self.rng.randint(1, MAX_DEAL)}/"
+        if "csrftoken" not in self.cookies:  # a first visit: the deal's page sets the cookie its form needs
+            status, _headers, _text, _s = self.request(tally, "GET", deal)
+            if status != 200:
+                raise ServerError(f"GET /deal/: {status}")
+        status, headers, _text, _s = self.request(tally, "POST", f"{deal}start/")
         if status != 302:
-            raise ServerError(f"GET /deal/: {status}")
+            raise ServerError(f"POST /deal/start/: {status}")
         self.game_path = headers["Location"]
         status, _headers, text, _s = self.request(tally, "GET", self.game_path)
         if status != 200:

@@ -14,7 +14,8 @@ register_converter(DealNumberConverter, "deal")
 urlpatterns = [
     path("", views.home, name="home"),
     path("new/", views.game_new, name="new"),
-    path("deal/<deal:deal_number>/", views.deal_start, name="deal"),
+    path("deal/<deal:deal_number>/", views.deal_page, name="deal"),
+    path("deal/<deal:deal_number>/start/", views.deal_start, name="deal_start"),
     path("game/<id:pk>/", views.game_detail, name="detail"),
     path("game/<id:pk>/move/", views.game_move, name="move"),
     path("game/<id:pk>/undo/", views.game_undo, name="undo"),

@@ -68,15 +68,29 @@ def game_new(request: HttpRequest) -> HttpResponse:
     return redirect("games:detail", pk=game.pk)
 
 
-@require_safe
-def deal_start(request: HttpRequest, deal_number: int) -> HttpResponse:
-    """The shareable link of a deal: resume this player's game of it, or start one."""
+def _check_deal(deal_number: int) -> None:
     if not 1 <= deal_number <= engine.MAX_DEAL:
         raise Http404(_("There is no deal with that number."))
-    owner = become_guest(request)
-    game = my_games(owner)[0].filter(deal_number=deal_number).first()
-    if game is None:
-        game = game_start(owner=owner, deal_number=deal_number)
+
+
+@require_safe
+def deal_page(request: HttpRequest, deal_number: int) -> HttpResponse:
+    """The shareable link of a deal.  A player with a game of it in progress is taken to
+    that game (the last played); anyone else sees the deal's page, whose button starts one
+    (``deal_start``).  Either way it changes nothing: links are followed by crawlers and
+    prefetchers too, so a GET makes no game, no guest and no session."""
+    _check_deal(deal_number)
+    game = my_games(request.owner)[0].filter(deal_number=deal_number).first()
+    if game is not None:
+        return redirect("games:detail", pk=game.pk)
+    return render(request, "games/deal.html", {"deal_number": deal_number})
+
+
+@require_POST
+def deal_start(request: HttpRequest, deal_number: int) -> HttpResponse:
+    """Start a new game of the deal (the deal page's button), even if one is in progress."""
+    _check_deal(deal_number)  # before becoming a guest: a deal that does not exist makes none
+    game = game_start(owner=become_guest(request), deal_number=deal_number)
     return redirect("games:detail", pk=game.pk)
 
 

@@ -6,7 +6,8 @@ changed that the request had no right to change.  Only these may change anything
 
 - a well-formed, current-version action that the rules allow, POSTed by the game's owner
   (past the CSRF check): its own game, by exactly one Action, to the state the engine gives;
-- starting a game (``/new/``, ``/deal/<n>/``): one new game, of the requester;
+- starting a game (``/new/``, ``/deal/<n>/start/``): one new game, of the requester; a
+  deal's page (``/deal/<n>/``) starts nothing;
 - deleting an unfinished game of the requester;
 - signing up or logging in: the guest games of that browser pass to the account.
 """
@@ -222,10 +223,8 @@ def expect(req: Req, who: Identity, csrf_ok: bool, before: Snapshot) -> Expect:
     unsafe_ok = req.method not in SAFE_METHODS and csrf_ok
     if req.endpoint in ACTIONS:
         return _expect_action(req, row, mine, csrf_ok)
-    if req.endpoint == "new":
+    if req.endpoint in ("new", "deal_start"):
         return Expect(create=req.method == "POST" and csrf_ok)
-    if req.endpoint == "deal":
-        return Expect(create=req.method in ("GET", "HEAD"))
     if req.endpoint == "delete":
         if req.method == "POST" and csrf_ok and mine and row["status"] == engine.Status.PLAYING:
             return Expect(delete=req.pk)

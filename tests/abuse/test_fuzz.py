@@ -263,7 +263,8 @@ def test_actions_fuzz(world):
 
 
 PAGE_PATHS = [
-    ("/", "page"), ("/new/", "new"), ("/deal/{deal}/", "deal"), ("/game/{id}/", "page"),
+    ("/", "page"), ("/new/", "new"), ("/deal/{deal}/", "page"), ("/deal/{deal}/start/", "deal_start"),
+    ("/game/{id}/", "page"), ("/robots.txt", "page"),
     *((f"/game/{{id}}/{kind}/", kind) for kind in ACTIONS), ("/settings/mark-movable/", "page"),
     ("/how-to-play/", "page"), ("/my-games/", "page"), ("/game/{id}/delete/", "delete"),
     ("/game/{id}/verify/", "page"), ("/game/{id}/replay/", "page"), ("/game/{id}/replay/{step}/", "page"),
@@ -421,7 +422,8 @@ def endpoint_table(world: World) -> list[tuple[str, str, int | None, set[str]]]:
     playing, finished = world.games_of("guest", playing=True)[0], world.games_of("guest", playing=False)[0]
     page, form_view = {"GET", "HEAD"}, {"GET", "HEAD", "OPTIONS", "POST", "PUT"}
     return [
-        ("/", "page", None, page), ("/new/", "new", None, {"POST"}), ("/deal/1/", "deal", None, page),
+        ("/", "page", None, page), ("/new/", "new", None, {"POST"}), ("/deal/1/", "page", None, page),
+        ("/deal/1/start/", "deal_start", None, {"POST"}), ("/robots.txt", "page", None, {"GET", "HEAD", "OPTIONS"}),
         (f"/game/{playing}/", "page", playing, page),
         *((f"/game/{playing}/{kind}/", kind, playing, {"POST"}) for kind in ACTIONS),
         ("/settings/mark-movable/", "page", None, {"POST"}), ("/how-to-play/", "page", None, page),
@@ -487,7 +489,8 @@ def test_converters_and_odd_paths_answer_404(world):
         method = "POST" if path.endswith("move/") else "GET"
         assert h.send(world["guest"], Req(method, path, legal_req(h, pk).data)).status_code == 404, path
     # The largest deal number is a deal like any other.
-    response = h.send(world["nobody"], Req("GET", f"/deal/{engine.MAX_DEAL}/", endpoint="deal"))
+    assert h.send(world["nobody"], Req("GET", f"/deal/{engine.MAX_DEAL}/")).status_code == 200
+    response = h.send(world["nobody"], Req("POST", f"/deal/{engine.MAX_DEAL}/start/", endpoint="deal_start"))
     assert response.status_code == 302
     verified(world)
 
@@ -523,6 +526,7 @@ def test_posts_without_a_csrf_token_are_refused(world):
         pk = world.games_of(name, playing=True)[0]
         posts = [legal_req(h, pk, kind) for kind in ("move", "undo", "shuffle")] + [
             Req("POST", "/new/", {"deal_number": "1"}, endpoint="new"),
+            Req("POST", "/deal/1/start/", {}, endpoint="deal_start"),
             Req("POST", f"/game/{pk}/delete/", {}, endpoint="delete", pk=pk),
             Req("POST", "/settings/mark-movable/", {"on": "0"}),
             Req("POST", "/i18n/setlang/", {"language": "nl"}),

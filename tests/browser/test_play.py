@@ -53,8 +53,9 @@ def counters(page: Page) -> dict[str, str]:
 
 
 def start(page: Page, live_server, deal_number: int = DEAL) -> int:
-    """Open the deal's shareable link; return the id of the game it redirects to."""
+    """Open the deal's shareable link and press its button; return the id of the game it starts."""
     page.goto(f"{live_server.url}/deal/{deal_number}/")
+    page.get_by_role("button", name=f"Play deal #{deal_number}").click()
     expect(page).to_have_url(GAME_URL)
     expect(page.locator("#grid")).to_have_attribute("data-moves", "0")
     return int(GAME_URL.search(page.url).group(1))

@@ -37,6 +37,7 @@ def cards_of(position: engine.Position) -> dict[str, str]:
 
 def test_signing_up_mid_game_keeps_the_game_in_my_games(live_server, page: Page):
     page.goto(f"{live_server.url}/deal/{DEAL}/")
+    page.get_by_role("button", name=f"Play deal #{DEAL}").click()
     expect(page).to_have_url(GAME_URL)
     game_id = int(GAME_URL.search(page.url).group(1))
 

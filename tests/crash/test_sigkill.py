@@ -184,13 +184,19 @@ class Player(threading.Thread):
 
     def load(self) -> None:
         """Open the game page: this tab's game, or the next deal once it is over (the other
-        tab of the browser goes to the same deal, so both play on)."""
+        tab of the browser goes to the same deal, so both play on).  A deal's link leads to
+        the browser's game of it in progress, or to the deal's page, whose button starts one."""
         if self.game_id is None or (self.board is not None and self.board.status != "playing"):
             if self.game_id is not None:
                 self.deal += 1
-            status, headers, _text = self.browser.request("GET", f"/deal/{self.deal}/")
+            status, headers, text = self.browser.request("GET", f"/deal/{self.deal}/")
+            if status == 200:
+                start = f"/deal/{self.deal}/start/"
+                form = parse_html(text).find("form", action=start)
+                token = form.find("input", name="csrfmiddlewaretoken")["value"]
+                status, headers, _text = self.browser.request("POST", start, {"csrfmiddlewaretoken": token})
             if status != 302:
-                return self.unexpected(f"GET /deal/{self.deal}/ answered {status}")
+                return self.unexpected(f"starting deal {self.deal} answered {status}")
             self.game_id = int(urlsplit(headers["Location"]).path.strip("/").split("/")[-1])
         status, _headers, text = self.browser.request("GET", f"/game/{self.game_id}/")
         if status != 200:

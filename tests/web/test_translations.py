@@ -65,7 +65,7 @@ def test_the_home_page_is_translated(client, lang):
 @pytest.mark.django_db
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_a_game_started_from_a_deal_link_is_translated(client, lang):
-    response = client.get("/deal/7/", HTTP_ACCEPT_LANGUAGE=lang, follow=True)
+    response = client.post("/deal/7/start/", HTTP_ACCEPT_LANGUAGE=lang, follow=True)
     assert response.status_code == 200
     text = text_of(response)
     for translated, english in GAME[lang]:
