@@ -8,6 +8,7 @@ Environment variables (see README, "Deploy"):
   DATABASE_URL          e.g. postgres://user:pass@host:5432/addiction; unset means SQLite.
   ADDICTION_DATA_DIR    where the SQLite file lives (default: ./var).
   ADDICTION_IDLE_CAP_SECONDS  the most one pause between two actions adds to a game's time.
+  ADDICTION_MAX_GAMES_IN_PROGRESS  games one player (account or guest) may have in progress (default 50).
   ADDICTION_SQLITE_SYNCHRONOUS  NORMAL (default) or FULL, SQLite's durability.
   ADDICTION_PROXY_HOPS  how many proxies of ours append to X-Forwarded-For (default 0).
   ADDICTION_LOGIN_FAILURE_LIMIT, ADDICTION_LOGIN_COOLOFF_MINUTES  the login lock.
@@ -272,3 +273,6 @@ LOGGING = {
 
 # The game's own settings.
 ADDICTION_IDLE_CAP_SECONDS = int(os.environ.get("ADDICTION_IDLE_CAP_SECONDS", "120"))
+# Games in progress per player: starting one more drops their oldest game not played yet,
+# or is refused (games/services.py, game_start).  Bounds what one player can store.
+ADDICTION_MAX_GAMES_IN_PROGRESS = int(os.environ.get("ADDICTION_MAX_GAMES_IN_PROGRESS", "50"))

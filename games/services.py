@@ -42,15 +42,51 @@ def seed_digest(seed: str) -> str:
     return hashlib.sha256(seed.encode()).hexdigest()
 
 
+class TooManyGames(Exception):
+    """A new game would leave its owner more than ``limit`` games in progress, and too few of
+    them have no action to make room; nothing changed."""
+
+    def __init__(self, limit: int):
+        super().__init__(f"at most {limit} games in progress")
+        self.limit = limit
+
+
 def game_start(*, owner: Owner, deal_number: int | None = None) -> Game:
-    """A new game of ``deal_number`` (a random deal when None) for ``owner``."""
+    """A new game of ``deal_number`` (a random deal when None) for ``owner``.
+
+    An owner keeps at most ``ADDICTION_MAX_GAMES_IN_PROGRESS`` games in progress
+    (docs/RULES.md, "Players, guests and deleting games"): at the limit, their oldest
+    games without any action make room, and when too few have none, :class:`TooManyGames`
+    is raised and nothing changes.
+
+    Two starts at once must not both pass the limit.  On SQLite the IMMEDIATE transaction
+    holds the database.  On PostgreSQL the start locks the owner's games in progress (in id
+    order, so that two starts never wait on each other crosswise; a game being dropped gets
+    no first action meanwhile) and an account's user row (there before the first game),
+    then counts in a new statement, which sees what a start it waited for committed.  A
+    guest with no game in progress has nothing to lock: only more than a limit's worth of
+    starts at that very moment could then pass it.
+    """
     if deal_number is None:
         deal_number = secrets.randbelow(engine.MAX_DEAL) + 1
     seed = str(secrets.randbits(128))
     state = engine.GameState.start(deal_number=deal_number, seed=int(seed))
     game = Game(deal_number=deal_number, seed=seed, seed_sha256=seed_digest(seed), **owner.stamp())
     game.set_state(state)
-    game.save()
+    limit = settings.ADDICTION_MAX_GAMES_IN_PROGRESS
+    with transaction.atomic():
+        playing = owned_games(owner, status=engine.Status.PLAYING)
+        list(playing.select_for_update().order_by("pk").values_list("pk", flat=True))
+        if owner.user_id is not None:
+            list(get_user_model().objects.select_for_update().filter(pk=owner.user_id).values_list("pk", flat=True))
+        excess = playing.count() + 1 - limit
+        if excess > 0:
+            oldest_unplayed = playing.filter(version=0).order_by("created_at", "pk")
+            unplayed = list(oldest_unplayed.values_list("pk", flat=True)[:excess])
+            if len(unplayed) < excess:
+                raise TooManyGames(limit)
+            owned_games(owner, pk__in=unplayed, version=0).delete()
+        game.save()
     return game
 
 

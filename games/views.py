@@ -28,7 +28,7 @@ from games.forms import ActionForm, MoveForm, NewGameForm
 from games.models import Game
 from games.ownership import become_guest, owned_games, set_lasting_cookie
 from games.selectors import my_games
-from games.services import ActionRefused, StaleVersion, elapsed_at, game_act, game_start
+from games.services import ActionRefused, StaleVersion, TooManyGames, elapsed_at, game_act, game_start
 
 MARK_MOVABLE_COOKIE = "addiction_mark_movable"  # "0" when the player turned the marking off
 
@@ -54,9 +54,17 @@ def home(request: HttpRequest) -> HttpResponse:
     return _home(request, NewGameForm())
 
 
-def _home(request: HttpRequest, form: NewGameForm, status: int = 200) -> HttpResponse:
+def _home(request: HttpRequest, form: NewGameForm, status: int = 200, too_many: int | None = None) -> HttpResponse:
     games = my_games(request.owner)[0][:10]
-    return render(request, "games/home.html", {"form": form, "games": games}, status=status)
+    return render(request, "games/home.html", {"form": form, "games": games, "too_many": too_many}, status=status)
+
+
+# A start refused because the player has too many games in progress (TooManyGames) answers
+# 409 Conflict: the player's own games are in the way, and finishing or deleting one lets
+# the same post succeed (429 would say "too many requests, wait", and waiting changes
+# nothing).  htmx swaps a 409 in (base.html), so a boosted New game button shows the page
+# that says so.
+TOO_MANY_GAMES_STATUS = 409
 
 
 @require_POST
@@ -64,7 +72,10 @@ def game_new(request: HttpRequest) -> HttpResponse:
     form = NewGameForm(request.POST)
     if not form.is_valid():
         return _home(request, form, status=400)
-    game = game_start(owner=become_guest(request), deal_number=form.cleaned_data["deal_number"])
+    try:
+        game = game_start(owner=become_guest(request), deal_number=form.cleaned_data["deal_number"])
+    except TooManyGames as refusal:
+        return _home(request, form, status=TOO_MANY_GAMES_STATUS, too_many=refusal.limit)
     return redirect("games:detail", pk=game.pk)
 
 
@@ -90,7 +101,11 @@ def deal_page(request: HttpRequest, deal_number: int) -> HttpResponse:
 def deal_start(request: HttpRequest, deal_number: int) -> HttpResponse:
     """Start a new game of the deal (the deal page's button), even if one is in progress."""
     _check_deal(deal_number)  # before becoming a guest: a deal that does not exist makes none
-    game = game_start(owner=become_guest(request), deal_number=deal_number)
+    try:
+        game = game_start(owner=become_guest(request), deal_number=deal_number)
+    except TooManyGames as refusal:
+        return render(request, "games/deal.html", {"deal_number": deal_number, "too_many": refusal.limit},
+                      status=TOO_MANY_GAMES_STATUS)
     return redirect("games:detail", pk=game.pk)
 
 

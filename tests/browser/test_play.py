@@ -253,3 +253,19 @@ def test_give_up_then_play_the_same_deal_again(live_server, page: Page, opening)
     expect(page).to_have_url(re.compile(rf"/game/{new_id}/$"))
     expect(page.locator("#grid")).to_have_attribute("data-moves", "1")
     expect(page.locator("header.site-header")).to_be_visible()
+
+
+def test_at_the_limit_of_games_in_progress_new_game_says_why_it_starts_none(live_server, page: Page, opening,
+                                                                             settings):
+    settings.ADDICTION_MAX_GAMES_IN_PROGRESS = 1
+    game_id = start(page, live_server)
+    move = first_move_to_a_gap(opening)
+    slot(page, slot_name(move.src)).click()
+    expect(page.locator("#grid")).to_have_attribute("data-moves", "1")
+
+    page.get_by_role("button", name="New game").click()  # a boosted form: htmx swaps the 409's page in
+    note = page.locator("#too-many-games")
+    expect(note).to_contain_text("You already have 1 game in progress")
+    note.get_by_role("link", name="My games").click()
+    expect(page.locator(f'#games-in-progress tr[data-game="{game_id}"]')).to_have_count(1)
+    assert list(Game.objects.values_list("pk", flat=True)) == [game_id]
