@@ -15,6 +15,7 @@ from games.models import BoardEntry, Game
 from games.ownership import Owner, owned_games
 
 BOARD_PAGE_SIZE = 25
+MY_GAMES_PAGE_SIZE = 25
 PERIODS = ("all", "week", "today")
 
 
@@ -30,6 +31,15 @@ def my_games(owner: Owner) -> tuple[QuerySet[Game], QuerySet[Game]]:
     )
     finished = games.exclude(status=engine.Status.PLAYING).order_by("-finished_at")
     return playing, finished
+
+
+def my_games_pages(
+    owner: Owner, *, playing_page: str | int | None, finished_page: str | int | None,
+) -> tuple[Page, Page]:
+    """One page of each of :func:`my_games`' lists, each list paged on its own."""
+    playing, finished = my_games(owner)
+    return (Paginator(playing, MY_GAMES_PAGE_SIZE).get_page(playing_page),
+            Paginator(finished, MY_GAMES_PAGE_SIZE).get_page(finished_page))
 
 
 def period_scope(period: str, now: datetime) -> str:

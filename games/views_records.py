@@ -14,14 +14,18 @@ from games import engine
 from games.cards import table_slots
 from games.models import BoardEntry, Game
 from games.ownership import owned_games
-from games.selectors import PERIODS, board_page, chart_points, my_games, period_scope, profile_of
+from games.selectors import PERIODS, board_page, chart_points, my_games_pages, period_scope, profile_of
 from games.services import ActionRefused, game_delete, game_verify, replay_states
 
 
 @require_safe
 def my_games_page(request: HttpRequest) -> HttpResponse:
-    playing, finished = my_games(request.owner)
-    return render(request, "games/my_games.html", {"playing": playing, "finished": finished[:50]})
+    """The player's games in progress and finished ones, each list in pages of its own
+    (``?playing=N``, ``?finished=N``)."""
+    playing, finished = my_games_pages(
+        request.owner, playing_page=request.GET.get("playing"), finished_page=request.GET.get("finished"),
+    )
+    return render(request, "games/my_games.html", {"playing": playing, "finished": finished})
 
 
 @require_http_methods(["GET", "POST"])

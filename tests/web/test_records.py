@@ -16,6 +16,7 @@ from django.utils import timezone as django_timezone
 
 from games import engine
 from games.models import Action, BoardEntry, Game
+from games.selectors import MY_GAMES_PAGE_SIZE
 from games.services import ActionRefused, game_delete, game_rank, game_start, game_verify, replay_states
 from tests.helpers import (
     HTMX, ONE_MOVE_FROM_STUCK, ONE_MOVE_FROM_WIN, Element, a_movable_slot, act, act_on_service, count_queries, grid,
@@ -153,6 +154,57 @@ def test_resume_on_another_browser_gives_exactly_the_same_game():
     now_on_laptop = grid(laptop.get(f"/game/{game.pk}/"))
     assert (now_on_laptop.attrs, now_on_laptop.slots) == (grid(response).attrs, grid(response).slots)
     assert now_on_laptop.moves == 4
+
+
+def test_my_games_pages_each_list_on_its_own(monkeypatch):
+    monkeypatch.setattr("games.selectors.MY_GAMES_PAGE_SIZE", 2)
+    ada = account()
+    now = django_timezone.now()
+    playing = [game_start(owner=user_owner(ada), deal_number=60 + i) for i in range(5)]  # the last started first
+    finished = [resign(ada, 70 + i, now=now + i * SECOND) for i in range(3)]
+    client = logged_in(ada)
+
+    def listed(response) -> tuple[list[int], ...]:
+        """The ids listed in progress, and finished."""
+        tables = ("games-in-progress", "games-finished")
+        return tuple([pk for pk, _c, _r in rows_of(response, table)] for table in tables)
+
+    def pages(response, label: str) -> tuple[str, dict[str, str]]:
+        """A list's page links: the "Page n of m" text, and the href of each rel (prev, next)."""
+        nav = parse_html(response).find("nav", aria_label=label)
+        return nav.find("span").text, {link["rel"]: link["href"] for link in nav.find_all("a")}
+
+    def follow(href: str):
+        assert href.startswith("?")
+        return client.get("/my-games/" + href)
+
+    first = client.get("/my-games/")
+    assert listed(first) == ([playing[4].pk, playing[3].pk], [finished[2].pk, finished[1].pk])
+    assert pages(first, "Pages of the games in progress") == ("Page 1 of 3", {"next": "?playing=2#in-progress"})
+    assert pages(first, "Pages of the finished games") == ("Page 1 of 2", {"next": "?finished=2#finished"})
+
+    second = follow(pages(first, "Pages of the games in progress")[1]["next"])
+    assert listed(second) == ([playing[2].pk, playing[1].pk], [finished[2].pk, finished[1].pk])
+    third = follow(pages(second, "Pages of the games in progress")[1]["next"])
+    assert listed(third)[0] == [playing[0].pk]
+    assert pages(third, "Pages of the games in progress") == ("Page 3 of 3", {"prev": "?playing=2#in-progress"})
+
+    # Paging one list keeps the other where it is.
+    both = follow(pages(third, "Pages of the finished games")[1]["next"])
+    assert listed(both) == ([playing[0].pk], [finished[0].pk])
+    assert pages(both, "Pages of the finished games") == ("Page 2 of 2", {"prev": "?playing=3&finished=1#finished"})
+    assert listed(follow(pages(both, "Pages of the finished games")[1]["prev"])) == listed(third)
+
+    # A page that is not a number is the first; one past the end is the last.
+    assert listed(client.get("/my-games/?playing=x&finished=")) == listed(first)
+    assert listed(client.get("/my-games/?playing=99&finished=99")) == listed(both)
+
+
+def test_my_games_has_no_page_links_when_each_list_fits_one_page():
+    ada = account()
+    game_start(owner=user_owner(ada), deal_number=60)
+    resign(ada, 70, now=django_timezone.now())
+    assert not parse_html(logged_in(ada).get("/my-games/")).find_all("nav", class_="pagination")
 
 
 # --------------------------------------------------------------------------- deleting a game in progress
@@ -316,9 +368,9 @@ def test_unknown_and_inactive_players_have_no_profile(client):
 # --------------------------------------------------------------------------- query counts
 
 # Measured once, logged in: the session and the user, then the page's own reads
-# (my games: the games in progress and the finished ones; a profile: the player and
-# their finished games).
-MY_GAMES_QUERIES = 4
+# (my games: the count and the page of the games in progress, then of the finished ones;
+# a profile: the player and their finished games).
+MY_GAMES_QUERIES = 6
 PROFILE_QUERIES = 4
 
 
@@ -344,7 +396,7 @@ def test_my_games_and_the_profile_read_a_fixed_number_of_queries_however_many_ga
         with django_assert_max_num_queries(pinned):
             client.get(url)
     add_games(30, 200)
-    assert len(rows_of(client.get("/my-games/"), "games-in-progress")) == 32
+    assert len(rows_of(client.get("/my-games/"), "games-in-progress")) == MY_GAMES_PAGE_SIZE  # of 32
     assert len(chart(client.get("/players/ada/"))[0]) == 33
     for url, pinned in pages.items():
         assert count_queries(client, url) == small[url], url
