@@ -73,6 +73,7 @@ MIDDLEWARE = [
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
+    "games.request_body.RequestBodyMiddleware",  # after Locale (a translated 400), before all that reads bodies
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -82,6 +83,23 @@ MIDDLEWARE = [
     "django_htmx.middleware.HtmxMiddleware",
     "axes.middleware.AxesMiddleware",
 ]
+
+# Request bodies are small by design.  The largest a player posts is the language form,
+# whose hidden "next" holds the page's address: under 7 KB even for the longest address
+# gunicorn takes; a sign-up with every field at its longest is under 1 KB
+# (tests/abuse/test_bad_requests.py).  The admin's largest, an action on a changelist page
+# of 100 rows, is about 3 KB and 105 fields; the game's own forms have at most 6 fields.
+# A bigger body, or more fields, is refused with a 400 (RequestDataTooBig,
+# TooManyFieldsSent); games/request_body.py reads every form body in full first, so the
+# size limit holds for multipart bodies too, files included.
+DATA_UPLOAD_MAX_MEMORY_SIZE = 16 * 1024
+DATA_UPLOAD_MAX_NUMBER_FIELDS = 150
+# No page takes a file: a multipart body with a file in it is refused (TooManyFilesSent, a
+# 400).  Were that ever relaxed, a file would still be kept in memory, up to 16 KB, and
+# never written to a temporary file on disk.
+DATA_UPLOAD_MAX_NUMBER_FILES = 0
+FILE_UPLOAD_MAX_MEMORY_SIZE = 16 * 1024
+FILE_UPLOAD_HANDLERS = ["django.core.files.uploadhandler.MemoryFileUploadHandler"]
 
 ROOT_URLCONF = "addiction_site.urls"
 

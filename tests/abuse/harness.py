@@ -26,12 +26,14 @@ from django.conf import settings
 from django.contrib.auth import SESSION_KEY as USER_KEY
 from django.db.models import Count, Max
 from django.test import Client
+from django.test.client import BOUNDARY, encode_multipart
 
 from games import engine
 from games.models import Action, Game
 from tests.helpers import guest_token_of
 
 ACTIONS = ("move", "undo", "shuffle", "resign")
+FORMS = ("application/x-www-form-urlencoded", "multipart/form-data")
 SAFE_METHODS = {"GET", "HEAD", "OPTIONS", "TRACE"}
 SLOTS = {f"{row}-{col}": (row, col) for row in range(engine.ROWS) for col in range(engine.COLS)}
 MAX_VERSION = 2**31 - 1
@@ -129,6 +131,20 @@ def send(client: Client, req: Req):
     )
 
 
+def body_too_big(req: Req) -> bool:
+    """Whether ``send`` sends ``req`` with a form body over DATA_UPLOAD_MAX_MEMORY_SIZE, which
+    the site refuses (400) before anything else looks at it (games/request_body.py)."""
+    if req.method in SAFE_METHODS and (req.data is None or isinstance(req.data, dict)):
+        return False  # a query, no body
+    if req.method == "POST" and isinstance(req.data, dict):
+        body = encode_multipart(BOUNDARY, req.data)
+    elif (req.content_type or "application/x-www-form-urlencoded").split(";")[0] in FORMS:
+        body = urlencode(req.data, doseq=True) if isinstance(req.data, dict) else req.data or b""
+    else:
+        return False  # a body the site never reads
+    return len(body.encode() if isinstance(body, str) else body) > settings.DATA_UPLOAD_MAX_MEMORY_SIZE
+
+
 # --------------------------------------------------------------------------- what the database holds
 
 
@@ -222,6 +238,8 @@ def expect(req: Req, who: Identity, csrf_ok: bool, before: Snapshot) -> Expect:
     row = before.games.get(req.pk) if req.pk is not None else None
     mine = row is not None and who.owns(row)
     unsafe_ok = req.method not in SAFE_METHODS and csrf_ok
+    if body_too_big(req):
+        return Expect(statuses={400})
     if req.endpoint in ACTIONS:
         return _expect_action(req, row, mine, csrf_ok)
     if req.endpoint in ("new", "deal_start"):
