@@ -580,6 +580,9 @@ class ActionKind(str, enum.Enum):
 
 
 SHUFFLES = 3
+MAX_ACTIONS = 5_000
+"""The most actions (moves, undos and shuffles) a game may have: the action that reaches it
+ends the game as lost (docs/RULES.md, "End of the game").  Real games take a few hundred."""
 _PLAYING, _WON, _LOST = Status.PLAYING, Status.WON, Status.LOST
 _WON_GAPS = (12, 25, 38, 51)
 _tuple_new = tuple.__new__
@@ -626,6 +629,16 @@ class GameState(NamedTuple):
     @property
     def is_over(self) -> bool:
         return self.status is not _PLAYING
+
+    @property
+    def actions(self) -> int:
+        """How many actions the game has had: each move, undo and shuffle (giving up ends it)."""
+        return self.moves + self.shuffles_used
+
+    @property
+    def out_of_actions(self) -> bool:
+        """Lost because it reached :data:`MAX_ACTIONS`."""
+        return self.status is _LOST and not self.resigned and self.actions >= MAX_ACTIONS
 
     def act(self, kind: ActionKind, *, slot: Slot | None = None,
             move: Move | None = None) -> tuple[GameState, Move | None]:
@@ -681,7 +694,9 @@ class GameState(NamedTuple):
         state = _tuple_new(GameState, (
             position, self[1], self[2], self[3] + 1, self[4], self[5] + (move,), _PLAYING, False,
         ))
-        return _settled(state) if position._gaps == _WON_GAPS or self[4] == SHUFFLES else state
+        if position._gaps == _WON_GAPS or self[4] == SHUFFLES or self[3] + self[4] + 1 >= MAX_ACTIONS:
+            return _settled(state)
+        return state
 
     def undo(self) -> GameState:
         """Take back the last move since the most recent shuffle; it counts as a move."""
@@ -711,10 +726,13 @@ class GameState(NamedTuple):
 
 
 def _settled(state: GameState) -> GameState:
-    """Apply the rules that end a game by themselves: a win, or stuck with no shuffle left."""
+    """Apply the rules that end a game by themselves: a win, stuck with no shuffle left, or
+    the game's :data:`MAX_ACTIONS`-th action."""
     position = state.position
     if position._gaps == _WON_GAPS and position.is_won():
         return state._replace(status=_WON)
     if state.shuffles_used == SHUFFLES and position.is_stuck():
+        return state._replace(status=_LOST)
+    if state.moves + state.shuffles_used >= MAX_ACTIONS:
         return state._replace(status=_LOST)
     return state

@@ -14,6 +14,11 @@ class Game(models.Model):
     The columns hold the engine's :class:`~games.engine.GameState` (see ``state()``), plus
     ownership, time and a version that goes up with every action, so that a page rendered
     from an older version can be told apart from the current one.
+
+    The moves that undo can take back are not copied into the row (a game may have
+    thousands): ``undo_top`` names the logged action whose move undo takes back next, and
+    each logged action keeps the ``undo_top`` that followed it, so an undo reads two log
+    rows whatever the game's length.
     """
 
     STATUSES = [
@@ -34,7 +39,9 @@ class Game(models.Model):
     position = models.CharField(max_length=200)
     moves = models.PositiveIntegerField(default=0)
     shuffles_used = models.PositiveSmallIntegerField(default=0)
-    history = models.TextField(blank=True, help_text=_("Moves that undo can still take back, oldest first."))
+    undo_top = models.PositiveIntegerField(
+        default=0, help_text=_("The number of the action whose move undo takes back next; 0 when there is none."),
+    )
     status = models.CharField(max_length=8, choices=STATUSES, default=engine.Status.PLAYING.value)
     resigned = models.BooleanField(default=False)
     version = models.PositiveIntegerField(default=0)
@@ -71,8 +78,21 @@ class Game(models.Model):
     def shuffles_left(self) -> int:
         return engine.SHUFFLES - self.shuffles_used
 
+    @property
+    def can_undo(self) -> bool:
+        return not self.is_over and self.undo_top > 0
+
+    @property
+    def out_of_actions(self) -> bool:
+        """Lost because it reached the most actions a game may have (engine.MAX_ACTIONS)."""
+        return self.state().out_of_actions
+
     def state(self) -> engine.GameState:
-        """The engine's view of this game, built from the columns (again only when they change)."""
+        """The engine's view of this game, built from the columns (again only when they change).
+
+        Its ``history`` is empty: the moves undo can take back stay in the log, and the
+        service reads the one an undo needs (services.game_act).
+        """
         columns = self._state_columns()
         built = self.__dict__.get("_engine_state")
         if built is None or built[0] != columns:
@@ -82,7 +102,6 @@ class Game(models.Model):
                 deal_number=self.deal_number,
                 moves=self.moves,
                 shuffles_used=self.shuffles_used,
-                history=tuple(engine.Move.parse(text) for text in self.history.split()),
                 status=engine.Status(self.status),
                 resigned=self.resigned,
             )
@@ -93,13 +112,12 @@ class Game(models.Model):
         self.position = str(state.position)
         self.moves = state.moves
         self.shuffles_used = state.shuffles_used
-        self.history = " ".join(str(move) for move in state.history)
         self.status = state.status.value
         self.resigned = state.resigned
-        self._engine_state = self._state_columns(), state
+        self._engine_state = self._state_columns(), state._replace(history=())
 
     def _state_columns(self) -> tuple:
-        return (self.position, self.history, self.moves, self.shuffles_used, self.status,
+        return (self.position, self.moves, self.shuffles_used, self.status,
                 self.resigned, self.seed, self.deal_number)
 
 
@@ -120,6 +138,9 @@ class Action(models.Model):
     kind = models.CharField(max_length=8, choices=KINDS)
     move = models.CharField(max_length=16, blank=True, help_text=_("The move played, or taken back by undo."))
     elapsed_ms = models.BigIntegerField(help_text=_("The game's time once this action was done."))
+    undo_top = models.PositiveIntegerField(
+        default=0, help_text=_("The game's undo_top once this action was done."),
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -25,7 +25,7 @@ def my_games(owner: Owner) -> tuple[QuerySet[Game], QuerySet[Game]]:
     A game not played yet counts from its creation: ordering on last_action_at alone would
     put those first on PostgreSQL and last on SQLite (NULLs sort differently).
     """
-    games = owned_games(owner).defer("history", "position")
+    games = owned_games(owner).defer("position")
     playing = games.filter(status=engine.Status.PLAYING).order_by(
         Coalesce("last_action_at", "created_at").desc(), "-pk"
     )

@@ -7,7 +7,7 @@ import secrets
 from dataclasses import dataclass
 from datetime import datetime
 from datetime import timezone as dt_timezone
-from typing import Iterator
+from typing import Iterator, NamedTuple
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
@@ -114,11 +114,16 @@ def game_act(
     page is stale (or gets 404, if an account claimed or the player deleted the game in
     between).  The UPDATE, the log row and a win's ranking are one transaction.
     """
+    kind = engine.ActionKind(kind)
     game = owned_games(owner, pk=game_id).get()
     if game.version != version:
         raise StaleVersion(game)
+    state, undo_below = game.state(), 0
+    if kind is engine.ActionKind.UNDO and game.can_undo:
+        taken, undo_below = _undo_step(game)
+        state = state._replace(history=(taken,))
     try:
-        state, move = game.state().act(kind, slot=slot)
+        state, move = state.act(kind, slot=slot)
     except engine.IllegalAction as refusal:
         raise ActionRefused(refusal.reason, game) from refusal
     was = {field: getattr(game, field) for field in CHANGED_BY_ACTION}
@@ -129,6 +134,9 @@ def game_act(
     game.finished_at = now if state.is_over else None
     game.set_state(state)
     game.version = version + 1
+    game.undo_top = {
+        engine.ActionKind.MOVE: game.version, engine.ActionKind.UNDO: undo_below, engine.ActionKind.SHUFFLE: 0,
+    }.get(kind, game.undo_top)
     changed = {field: getattr(game, field) for field, value in was.items() if getattr(game, field) != value}
     with transaction.atomic():
         written = owned_games(owner, pk=game_id, version=version).update(**changed)
@@ -136,15 +144,28 @@ def game_act(
             raise StaleVersion(owned_games(owner, pk=game_id).get())
         Action.objects.create(
             game_id=game.pk, number=game.version, kind=kind, move=str(move or ""), elapsed_ms=game.elapsed_ms,
+            undo_top=game.undo_top,
         )
         if state.status is engine.Status.WON:
             game_rank(game=game)
     return game
 
 
+def _undo_step(game: Game) -> tuple[engine.Move, int]:
+    """What an undo of ``game`` needs from its log: the move it takes back (logged by action
+    ``game.undo_top``) and the undo_top from before that move (logged by the action before)."""
+    top = game.undo_top
+    rows = {
+        number: (move, below) for number, move, below in
+        Action.objects.filter(game_id=game.pk, number__in=(top - 1, top)).values_list("number", "move", "undo_top")
+    }
+    move, _below = rows[top]
+    return engine.Move.parse(move), rows[top - 1][1] if top > 1 else 0
+
+
 # The columns an action changes; the rest of a game is written once, when it starts.
 CHANGED_BY_ACTION = (
-    "position", "moves", "shuffles_used", "history", "status", "resigned", "version",
+    "position", "moves", "shuffles_used", "undo_top", "status", "resigned", "version",
     "elapsed_ms", "started_at", "last_action_at", "finished_at",
 )
 
@@ -153,8 +174,9 @@ def game_rank(*, game: Game) -> bool:
     """Check a won game by replaying its log; a true win is ranked and, if it has an
     owner, enters the boards.  A win whose log does not replay to it never does."""
     try:
-        replayed = game_replay(game)
-        ranked = replayed.status is engine.Status.WON and replayed == game.state()
+        replayed, undo_top, wrong_undo_tops = _replay_with_undo_tops(game)
+        ranked = (replayed.status is engine.Status.WON and replayed == game.state()
+                  and undo_top == game.undo_top and not wrong_undo_tops)
     except (engine.IllegalAction, ValueError):  # a log, or a stored state, that does not even read
         ranked = False
     was_ranked, game.ranked = game.ranked, ranked
@@ -237,26 +259,72 @@ def game_delete(*, owner: Owner, game_id: int) -> None:
         game.delete()
 
 
-def replay_states(game: Game) -> Iterator[tuple[Action | None, engine.GameState]]:
-    """The game played again by the engine from its deal and seed: the opening state,
-    then the state after each logged action.  A log the rules refuse raises IllegalAction,
-    one that does not even read a ValueError."""
+class LoggedAction(NamedTuple):
+    """One row of a game's log, as a replay reads it."""
+
+    number: int
+    kind: str
+    move: str
+    elapsed_ms: int
+    undo_top: int
+
+
+class Step(NamedTuple):
+    """One step of a replay: the action logged (None for the deal), the state after it, and
+    the number of the action whose move undo would take back next (0: none)."""
+
+    action: LoggedAction | None
+    state: engine.GameState
+    undo_top: int
+
+
+def replay_states(game: Game) -> Iterator[Step]:
+    """The game played again by the engine from its deal and seed: the deal, then each
+    logged action, read from the log in chunks.  A log the rules refuse raises
+    IllegalAction, one that does not even read a ValueError.
+
+    Each step costs the same whatever the game's length: the moves undo can take back are
+    kept here, and the engine is given only the one an undo takes back.  As in a stored
+    game's state, ``history`` is empty.
+    """
     state = engine.GameState.start(deal_number=game.deal_number, seed=int(game.seed))
-    yield None, state
-    for action in game.actions.order_by("number"):
+    undoable: list[tuple[int, engine.Move]] = []  # (action number, move), oldest first
+    yield Step(None, state, 0)
+    log = game.actions.order_by("number").values_list(*LoggedAction._fields)
+    for action in map(LoggedAction._make, log.iterator(chunk_size=1000)):
         move = engine.Move.parse(action.move) if action.move else None
+        kind = engine.ActionKind(action.kind)
+        if kind is engine.ActionKind.UNDO and undoable:
+            state = state._replace(history=(undoable[-1][1],))
         try:
-            state, _move = state.act(action.kind, move=move)
+            state, played = state.act(kind, move=move)
         except engine.IllegalAction as refusal:
             raise engine.IllegalAction(refusal.reason, f"action {action.number}: {refusal}") from refusal
-        yield action, state
+        if kind is engine.ActionKind.MOVE:
+            undoable.append((action.number, played))
+        elif kind is engine.ActionKind.UNDO:
+            undoable.pop()
+        elif kind is engine.ActionKind.SHUFFLE:
+            undoable.clear()
+        if state.history:
+            state = state._replace(history=())
+        yield Step(action, state, undoable[-1][0] if undoable else 0)
 
 
 def game_replay(game: Game) -> engine.GameState:
     """The state that the game's deal, seed and action log give, played again by the engine."""
-    for _action, state in replay_states(game):
+    for step in replay_states(game):
         pass
-    return state
+    return step.state
+
+
+def _replay_with_undo_tops(game: Game) -> tuple[engine.GameState, int, int]:
+    """The replayed state, the undo_top it ends with, and how many log rows keep an
+    undo_top that differs from their replay's."""
+    wrong = 0
+    for step in replay_states(game):
+        wrong += step.action is not None and step.action.undo_top != step.undo_top
+    return step.state, step.undo_top, wrong
 
 
 @dataclass(frozen=True)
@@ -284,7 +352,7 @@ def game_verify(game: Game) -> Verification:
     digest = seed_digest(game.seed)
     checks = [Check(_("SHA-256 of the revealed seed"), digest == game.seed_sha256, game.seed_sha256, digest)]
     try:
-        replayed = game_replay(game)
+        replayed, undo_top, wrong_undo_tops = _replay_with_undo_tops(game)
     except (engine.IllegalAction, ValueError) as error:
         return Verification(checks, error=_("The log does not replay: %(error)s") % {"error": error})
     # The stored columns are compared as the text the server writes (canonical notation),
@@ -293,10 +361,12 @@ def game_verify(game: Game) -> Verification:
         (_("Position"), game.position, replayed.position),
         (_("Moves"), game.moves, replayed.moves),
         (_("Shuffles used"), game.shuffles_used, replayed.shuffles_used),
-        (_("Moves undo could take back"), game.history, replayed.history),
+        (_("Action that undo takes back"), game.undo_top, undo_top),
         (_("Result"), game.status, replayed.status.value),
     ):
         checks.append(Check(label, _text(a) == _text(b), _text(a), _text(b)))
+    checks.append(Check(_("Log rows that name the wrong action for undo"), wrong_undo_tops == 0,
+                        str(wrong_undo_tops), "0"))
     last = game.actions.order_by("-number").values_list("elapsed_ms", flat=True).first()
     if last is not None:  # the time is the server's; the log records it after every action
         checks.append(Check(_("Time (ms)"), game.elapsed_ms == last, str(game.elapsed_ms), str(last)))

@@ -140,11 +140,12 @@ def table_context(request: HttpRequest, game: Game, note: str = "") -> dict:
         "bar": StatusBar(
             note=note,
             stuck=not game.is_over and state.position.is_stuck(),
-            can_undo=state.can_undo,
+            can_undo=game.can_undo,
             elapsed_ms=elapsed_at(game, now),
             tick_ms_left=max(0, cap_ms - idle_ms) if running else 0,
         ),
         "mark_movable": request.COOKIES.get(MARK_MOVABLE_COOKIE) != "0",
+        "max_actions": engine.MAX_ACTIONS,
     }
 
 

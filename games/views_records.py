@@ -103,21 +103,24 @@ def game_verify_page(request: HttpRequest, pk: int) -> HttpResponse:
 
 @require_safe
 def game_replay_page(request: HttpRequest, pk: int, step: int = 0) -> HttpResponse:
-    """One step of a finished game's replay; every step has its own URL, htmx swaps just the table."""
+    """One step of a finished game's replay; every step has its own URL, htmx swaps just the table.
+
+    The whole log is played again, so that a log that stops replaying is said on every
+    step's page, but only the step shown is kept: the page's memory does not grow with
+    the game's length."""
     game = _finished_game(request, pk)
-    states, error = [], ""
+    shown, last, error = None, -1, ""
     try:
-        for item in replay_states(game):
-            states.append(item)
+        for last, replayed in enumerate(replay_states(game)):
+            if last == step:
+                shown = replayed
     except (engine.IllegalAction, ValueError) as refusal:  # a tampered log: show what replays
-        error = _("The log stops replaying after step %(step)s: %(error)s") % {"step": len(states) - 1, "error": refusal}
-    last = len(states) - 1
-    if step > last:
+        error = _("The log stops replaying after step %(step)s: %(error)s") % {"step": last, "error": refusal}
+    if shown is None:
         raise Http404(_("This game has no such step."))
-    action, state = states[step]
     context = {
-        "game": game, "state": state, "slots": table_slots(state, replay=True),
-        "step": step, "last": last, "action": action, "error": error,
+        "game": game, "state": shown.state, "slots": table_slots(shown.state, replay=True),
+        "step": step, "last": last, "action": shown.action, "error": error,
     }
     template = "games/_replay.html" if request.htmx else "games/replay.html"
     return render(request, template, context)

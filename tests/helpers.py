@@ -64,13 +64,12 @@ takes the topmost 2 not yet in column 0 (2S).  Every other card is stuck in plac
 """
 
 
-def set_layout(game: Game, text: str, *, shuffles_used: int = 0, moves: int = 0,
-               history: tuple[engine.Move, ...] = ()) -> Game:
+def set_layout(game: Game, text: str, *, shuffles_used: int = 0, moves: int = 0) -> Game:
     """Give ``game`` the position ``text`` (still playing, its seed kept) and save it."""
     state = game.state()
     game.set_state(engine.GameState(
         position=engine.Position.parse(text), seed=state.seed, deal_number=game.deal_number,
-        moves=moves, shuffles_used=shuffles_used, history=tuple(history),
+        moves=moves, shuffles_used=shuffles_used,
     ))
     game.save()
     return game

@@ -4,7 +4,8 @@ and ``GameState.act``, the one entry point of live play, replay and verification
 import pytest
 
 from games.engine import (
-    ActionKind, GameState, IllegalAction, IllegalMove, Move, Position, Refusal, Status, deal, shuffle_seed,
+    MAX_ACTIONS, ActionKind, GameState, IllegalAction, IllegalMove, Move, Position, Refusal, Status, deal,
+    shuffle_seed,
 )
 from tests.engine.layouts import COLUMN_0_GAP, GAP_AFTER_GAP, KINGS_SWAPPED, NEAR_WON, ONE_FIT, won_except
 
@@ -417,3 +418,37 @@ def test_each_reason_comes_from_the_situation_it_names(reason):
         SITUATIONS[reason]()
     assert refused.value.reason is reason
     assert str(refused.value)  # and says it in English for logs
+
+
+# --------------------------------------------------------------------------- the most actions a game may have
+
+
+def back_and_forth(g: GameState, actions: int) -> GameState:
+    """``actions`` more actions on deal 1: 3S played and taken back, again and again."""
+    for i in range(actions):
+        g, _ = g.act(ActionKind.UNDO) if i % 2 else g.act(ActionKind.MOVE, move=DEAL_1_3S)
+    return g
+
+
+def test_the_action_that_reaches_the_limit_ends_the_game_as_lost():
+    g = back_and_forth(start(), MAX_ACTIONS - 2)
+    g, _ = g.act(ActionKind.SHUFFLE)  # a shuffle is an action too
+    assert (g.actions, g.status, g.out_of_actions) == (MAX_ACTIONS - 1, Status.PLAYING, False)
+    last = g.position.legal_moves()[0]
+    g, _ = g.act(ActionKind.MOVE, move=last)
+    assert (g.actions, g.status, g.resigned, g.out_of_actions) == (MAX_ACTIONS, Status.LOST, False, True)
+    for kind in ActionKind:  # an action past the limit is refused: the game is over
+        with pytest.raises(IllegalAction) as refused:
+            g.act(kind, move=last if kind is ActionKind.MOVE else None)
+        assert refused.value.reason is Refusal.GAME_OVER
+
+
+def test_a_win_on_the_last_action_allowed_is_a_win():
+    g = GameState(position=NEAR_WON, seed=1, deal_number=1, moves=MAX_ACTIONS - 1)
+    g = g.play(g.position.legal_moves()[0])
+    assert g.status is Status.WON and not g.out_of_actions
+
+
+def test_giving_up_is_not_running_out_of_actions():
+    g = back_and_forth(start(), 10).resign()
+    assert g.status is Status.LOST and g.resigned and not g.out_of_actions

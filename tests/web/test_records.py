@@ -11,6 +11,7 @@ from datetime import datetime, timedelta, timezone
 
 import pytest
 from django.contrib.auth.models import User
+from django.db.models import F
 from django.test import Client
 from django.utils import timezone as django_timezone
 
@@ -500,12 +501,17 @@ def garble_the_position(game: Game):
     Game.objects.filter(pk=game.pk).update(position="2S 3S / -- --")
 
 
-def garble_the_history(game: Game):
-    Game.objects.filter(pk=game.pk).update(history="KS:9-9>0-0")
+def point_undo_elsewhere(game: Game):
+    """The game names a wrong action for undo to take back."""
+    Game.objects.filter(pk=game.pk).update(undo_top=F("undo_top") + 1)
+
+
+def point_a_log_row_elsewhere(game: Game):
+    Action.objects.filter(game=game, number=2).update(undo_top=F("undo_top") + 7)
 
 
 TAMPERS = [change_a_move, delete_an_action, change_the_position, change_the_moves,
-           change_the_seed, garble_a_move, garble_the_position, garble_the_history]
+           change_the_seed, garble_a_move, garble_the_position, point_undo_elsewhere, point_a_log_row_elsewhere]
 
 
 @pytest.mark.parametrize("tamper", TAMPERS)

@@ -167,14 +167,14 @@ class Record:
     """A finished game's row and log, kept outside the database (each test's is rolled back)."""
 
     fields: dict
-    actions: tuple[tuple[int, str, str, int], ...]  # number, kind, move, elapsed_ms
+    actions: tuple[tuple[int, str, str, int, int], ...]  # number, kind, move, elapsed_ms, undo_top
 
     @classmethod
     def of(cls, game: Game) -> Record:
         fields = Game.objects.filter(pk=game.pk).values().get()
         for name in ("id", "owner_id", "guest_token", "ranked", "created_at"):
             del fields[name]
-        actions = game.actions.order_by("number").values_list("number", "kind", "move", "elapsed_ms")
+        actions = game.actions.order_by("number").values_list("number", "kind", "move", "elapsed_ms", "undo_top")
         return cls(fields, tuple(actions))
 
 
@@ -193,8 +193,9 @@ def copy_win(source: Game | Record, *, owner: Owner, finished_at: datetime | Non
         copy.elapsed_ms = elapsed_ms
     copy.save()
     Action.objects.bulk_create([
-        Action(game=copy, number=number, kind=kind, move=move, elapsed_ms=min(elapsed, copy.elapsed_ms))
-        for number, kind, move, elapsed in record.actions
+        Action(game=copy, number=number, kind=kind, move=move, elapsed_ms=min(elapsed, copy.elapsed_ms),
+               undo_top=undo_top)
+        for number, kind, move, elapsed, undo_top in record.actions
     ])
     game_rank(game=copy)
     return copy
