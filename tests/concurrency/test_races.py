@@ -149,7 +149,7 @@ def race(cookies: dict[str, str], game_id: int, *, fresh: int, stale: int, round
                 if index < fresh or board is None:
                     game = Game.objects.get(pk=game_id)
                     state, version, saw_playing = game.state(), game.version, not game.is_over
-                    kind, data = choose(state.position, state.shuffles_left, state.can_undo, rng)
+                    kind, data = choose(state.position, state.shuffles_left, game.can_undo, rng)
                 else:
                     version = board.version
                     position = engine.Position.parse(board.position)
