@@ -1,0 +1,288 @@
+"""A solver for Addiction Solitaire: hints a fair player could be given, and whether a stretch can be won.
+
+Two questions, one search (docs/RULES.md; issue 11):
+
+- :func:`hint` answers "what should I do now?" from what the player sees, the position
+  and how many shuffles remain: a :class:`~games.engine.Move`, :data:`SHUFFLE`, or None
+  when nothing helps.  It never sees a game's seed.
+- :func:`solve` answers "can this stretch be won with no further shuffle?": a
+  :class:`SolveResult` that is won (with its winning line), proved lost, or unknown when
+  the node budget ran out first.
+
+Both are deterministic and bounded by a number of positions searched, never by the
+clock, so a position gets the same answer on every machine.
+
+The search keeps its own compact table: a position is its 52 bytes (a card code
+``suit * 13 + rank``, 0xFF for a gap, as in the engine), which also key the
+transposition table.  What the game's structure gives it:
+
+- locked cards never move (except a 2 in column 0), so a position is judged first by
+  how many cards are locked: a shuffle re-deals every other card;
+- a gap right of the last locked card of a row takes one card only, and taking it is
+  progress: :func:`hint` plays such moves before anything else and searches no
+  alternative to them (:func:`solve` does, so that "proved lost" is a proof);
+- a gap right of a King or of a gap is dead until its left neighbour changes, so it makes
+  no move; moves into the frontier of a run are tried first.
+
+>>> from games.engine import Position, WON
+>>> almost = Position.parse(WON.replace("QS KS --", "QS -- KS"))
+>>> hint(almost, 0)
+Move('KS', (0, 12), (0, 11))
+>>> solve(almost).verdict
+<Verdict.WON: 'won'>
+"""
+
+from __future__ import annotations
+
+import enum
+from typing import NamedTuple
+
+from games.engine import COLS, Move, Position
+
+__all__ = ["DEFAULT_BUDGET", "SHUFFLE", "Advice", "SolveResult", "Verdict", "advise", "hint", "solve"]
+
+SHUFFLE = "shuffle"
+"""The hint that says: use a shuffle now."""
+
+DEFAULT_BUDGET = 15_000
+"""Positions a hint or a solve may search by default: at most about 0.15 s on one core."""
+
+_GAP = 0xFF
+_TWOS = (1, 14, 27, 40)
+_TOKENS = tuple(r + s for s in "SHDC" for r in "A23456789TJQK")
+_CODE_OF = {token: code for code, token in enumerate(_TOKENS)}
+# _NEXT[byte] is the card that may follow it to its right, or -1 (after a King or a gap).
+_NEXT = tuple((c + 1) if c < 52 and c % 13 != 12 else -1 for c in range(256))
+_WON_LOCKED = 48
+_ROW_STARTS = (0, 13, 26, 39)
+
+
+class Verdict(str, enum.Enum):
+    """What a search proved about a stretch with no further shuffle."""
+
+    WON = "won"
+    PROVED_LOST = "proved_lost"
+    UNKNOWN = "unknown"
+
+
+class SolveResult(NamedTuple):
+    """A :func:`solve` answer: the verdict, the winning line when won, and the positions searched."""
+
+    verdict: Verdict
+    line: list[Move]
+    nodes: int
+
+    @property
+    def won(self) -> bool:
+        return self.verdict is Verdict.WON
+
+    @property
+    def proved_lost(self) -> bool:
+        return self.verdict is Verdict.PROVED_LOST
+
+    @property
+    def unknown(self) -> bool:
+        return self.verdict is Verdict.UNKNOWN
+
+
+class Advice(NamedTuple):
+    """A :func:`advise` answer: the hint (a move, :data:`SHUFFLE` or None) and the positions searched."""
+
+    hint: Move | str | None
+    nodes: int
+
+
+def hint(position: Position, shuffles_left: int, budget: int = DEFAULT_BUDGET) -> Move | str | None:
+    """The move to play now, :data:`SHUFFLE` to shuffle now, or None when nothing helps."""
+    return advise(position, shuffles_left, budget).hint
+
+
+def advise(position: Position, shuffles_left: int, budget: int = DEFAULT_BUDGET) -> Advice:
+    """:func:`hint` with the number of positions it searched.
+
+    The search looks for a win in this stretch; failing that, for the reachable position
+    with the most locked cards (then the best structure around them), and plays toward
+    it.  When nothing better than the present position is within reach, a shuffle (if
+    one is left) re-deals every card that is not locked, so this is the moment to use it.
+    With no shuffle left and no win possible, nothing helps.
+    """
+    if shuffles_left < 0:
+        raise ValueError(f"shuffles_left is 0 or more, not {shuffles_left}")
+    layout = _layout_of(position)
+    found = _explore(layout, budget, forced=True)
+    nodes = found.nodes
+    if found.won == layout:
+        return Advice(None, nodes)  # the game is over: there is nothing left to do
+    if found.won is None and nodes < budget and (not shuffles_left or found.complete and not found.gains_locked):
+        # The greedy search is a heuristic: the full search may see further, and only it
+        # proves that nothing helps.
+        exact = _explore(layout, budget - nodes, forced=False)
+        nodes += exact.nodes
+        if exact.won is not None or shuffles_left and exact.gains_locked:
+            found = exact
+        elif exact.complete and not shuffles_left:
+            return Advice(None, nodes)
+    target = found.won if found.won is not None else found.best
+    if target != layout and (found.won is not None or not shuffles_left or found.gains_locked):
+        return Advice(_line(found.parents, target)[0], nodes)
+    if shuffles_left:
+        return Advice(SHUFFLE, nodes)
+    if target != layout:
+        return Advice(_line(found.parents, target)[0], nodes)
+    return Advice(None, nodes)
+
+
+def solve(position: Position, budget: int = DEFAULT_BUDGET) -> SolveResult:
+    """Whether this stretch can be won with no further shuffle, and how, within ``budget`` positions.
+
+    A won result carries the winning line; proved lost means every position reachable
+    was searched.
+    """
+    layout = _layout_of(position)
+    nodes = 0
+    for forced in (True, False):  # the greedy search finds most wins; only the full one proves a loss
+        found = _explore(layout, budget - nodes, forced=forced)
+        nodes += found.nodes
+        if found.won is not None:
+            return SolveResult(Verdict.WON, _line(found.parents, found.won), nodes)
+    verdict = Verdict.PROVED_LOST if found.complete else Verdict.UNKNOWN
+    return SolveResult(verdict, [], nodes)
+
+
+# --------------------------------------------------------------------------- the search
+
+class _Exploration(NamedTuple):
+    parents: dict
+    best: bytes
+    gains_locked: bool
+    won: bytes | None
+    nodes: int
+    complete: bool
+
+
+def _layout_of(position: Position) -> bytes:
+    return bytes(_GAP if token is None else _CODE_OF[token] for row in position.rows() for token in row)
+
+
+def _runs(layout: bytes) -> tuple[int, int, int, int]:
+    return tuple(_run(layout, r * COLS) for r in range(4))
+
+
+def _run(layout: bytes, start: int) -> int:
+    """How many cards are locked in the row that starts at slot ``start``."""
+    if layout[start] not in _TWOS:
+        return 0
+    i = start + 1
+    end = start + COLS
+    while i < end and layout[i] == _NEXT[layout[i - 1]]:
+        i += 1
+    return i - start
+
+
+def _score(layout: bytes, runs) -> int:
+    """How promising a position is: locked cards first, then the rows one move from growing."""
+    ready = 0
+    for start, run in zip(_ROW_STARTS, runs):
+        if run == 12:
+            continue
+        card = layout[start + run]
+        if card == _GAP:
+            ready += 2
+        elif run and card % 13 != 1:
+            # The card standing in the way can leave if the slot right of its predecessor is a gap.
+            before = layout.find(card - 1)
+            if before % COLS != 12 and layout[before + 1] == _GAP:
+                ready += 1
+    return (runs[0] + runs[1] + runs[2] + runs[3]) * 16 + ready
+
+
+def _explore(layout: bytes, budget: int, *, forced: bool) -> _Exploration:
+    """Depth-first search of the positions reachable from ``layout``, with a transposition table.
+
+    It stops at the first win, or after expanding ``budget`` positions.  ``forced`` plays a
+    move into a run's frontier (outside column 0) as the only move of its position.
+    """
+    runs = _runs(layout)
+    start_locked = sum(runs)
+    # parents[position] = (its parent, card, source, gap, depth); depths shrink when a shorter way is seen.
+    parents: dict[bytes, tuple | None] = {layout: None}
+    if start_locked == _WON_LOCKED:
+        return _Exploration(parents, layout, False, layout, 0, True)
+    # The best positions other than the start: with no shuffle left, even a worse one beats giving up.
+    best, best_score, best_locked = [layout], -1, start_locked
+    stack = [(layout, runs, 0)]
+    nodes = 0
+    while stack:
+        if nodes >= budget:
+            break
+        lay, runs, depth = stack.pop()
+        nodes += 1
+        depth += 1
+        children = []
+        for card, src, gap in _moves(lay, runs, forced):
+            new = bytearray(lay)
+            new[gap] = card
+            new[src] = _GAP
+            key = bytes(new)
+            seen = parents.get(key, False)
+            if seen is not False:
+                if seen is not None and seen[4] > depth:
+                    parents[key] = (lay, card, src, gap, depth)
+                continue
+            parents[key] = (lay, card, src, gap, depth)
+            src_col, col = src % COLS, gap % COLS
+            if src_col == 0 or col == runs[gap // COLS]:
+                child_runs = list(runs)
+                child_runs[src // COLS] = _run(key, src - src_col)
+                child_runs[gap // COLS] = _run(key, gap - col)
+                child_runs = tuple(child_runs)
+                if sum(child_runs) == _WON_LOCKED:
+                    return _Exploration(parents, key, True, key, nodes, False)
+            else:
+                child_runs = runs
+            score = _score(key, child_runs)
+            if score >= best_score:
+                if score > best_score:
+                    best, best_score, best_locked = [], score, sum(child_runs)
+                best.append(key)
+            children.append((score, key, child_runs, depth))
+        children.sort()
+        stack.extend((key, child_runs, depth) for _, key, child_runs, depth in children)
+    nearest = min(best, key=lambda key: parents[key][4] if parents[key] else 0)
+    return _Exploration(parents, nearest, best_locked > start_locked, None, nodes, not stack)
+
+
+def _moves(layout: bytes, runs, forced: bool) -> list[tuple[int, int, int]]:
+    """The moves of ``layout`` as (card, source, gap) slots; ``forced``: only a frontier move if there is one."""
+    find = layout.find
+    moves = []
+    gap = -1
+    for _ in range(4):
+        gap = find(_GAP, gap + 1)
+        col = gap % COLS
+        if col:
+            card = _NEXT[layout[gap - 1]]
+            if card >= 0:
+                if forced and col == runs[gap // COLS]:
+                    moves = [(card, find(card), gap)]  # the move into a run's frontier, alone
+                    break
+                moves.append((card, find(card), gap))
+            continue
+        for two in _TWOS:
+            src = find(two)
+            if forced and src % COLS == 0 and (runs[src // COLS] > 1 or layout[gap + 1] != two + 1):
+                # Playing greedily, a 2 in column 0 changes rows only to lock its 3 there: leading
+                # a run, it would only unlock it, and alone it could make the hints go round in circles.
+                continue
+            moves.append((two, src, gap))
+    return moves
+
+
+def _line(parents: dict, target: bytes) -> list[Move]:
+    """The moves that lead from the searched position to ``target``."""
+    line = []
+    while (step := parents[target]) is not None:
+        target, card, src, dst, _ = step
+        line.append(Move(_TOKENS[card], divmod(src, COLS), divmod(dst, COLS)))
+    line.reverse()
+    return line
