@@ -640,11 +640,12 @@ class GameState(NamedTuple):
         """Lost because it reached :data:`MAX_ACTIONS`."""
         return self.status is _LOST and not self.resigned and self.actions >= MAX_ACTIONS
 
-    def act(self, kind: ActionKind, *, slot: Slot | None = None,
+    def act(self, kind: ActionKind, *, slot: Slot | None = None, to: Slot | None = None,
             move: Move | None = None) -> tuple[GameState, Move | None]:
         """Apply one action: the one entry point of live play, replay and verification.
 
-        A move is the ``move`` a log recorded, or else the move a click on ``slot`` makes
+        A move is the ``move`` a log recorded, or the card at ``slot`` into the gap ``to``
+        (a hint played exactly), or else the move a click on ``slot`` makes
         (:meth:`Position.move_for_slot`).  An undo given a ``move`` checks that it takes
         back that very move, as a log's undo records it.  Returns the new state and the
         move to log: the one played or taken back, None for a shuffle or giving up.
@@ -662,7 +663,7 @@ class GameState(NamedTuple):
         kind = ActionKind(kind)
         self._check_playing()
         if kind is ActionKind.MOVE:
-            move = move or self._move_at(slot)
+            move = move or self._move_at(slot, to)
             return self.play(move), move
         if kind is ActionKind.UNDO:
             taken = self.history[-1] if self.history else None
@@ -673,9 +674,14 @@ class GameState(NamedTuple):
             return self.shuffle(), None
         return self.resign(), None
 
-    def _move_at(self, slot: Slot | None) -> Move:
+    def _move_at(self, slot: Slot | None, to: Slot | None = None) -> Move:
         if slot is None:
             raise ValueError("a move needs the move or the slot clicked")
+        if to is not None:
+            card = self.position.card_at(slot)
+            if card is None:
+                raise IllegalMove(Refusal.CANNOT_MOVE, f"slot {slot[0]}-{slot[1]} holds no card")
+            return Move(card, slot, to)
         move = self.position.move_for_slot(slot)
         if move is not None:
             return move
