@@ -8,6 +8,7 @@ Environment variables (see README, "Deploy"):
   DATABASE_URL          e.g. postgres://user:pass@host:5432/addiction; unset means SQLite.
   ADDICTION_DATA_DIR    where the SQLite file lives (default: ./var).
   ADDICTION_IDLE_CAP_SECONDS  the most one pause between two actions adds to a game's time.
+  ADDICTION_VERDICT_BUDGET  nodes the search of a lost game's verdict may visit (default 50000).
   ADDICTION_MAX_GAMES_IN_PROGRESS  games one player (account or guest) may have in progress (default 50).
   ADDICTION_SQLITE_SYNCHRONOUS  NORMAL (default) or FULL, SQLite's durability.
   ADDICTION_PROXY_HOPS  how many proxies of ours append to X-Forwarded-For (default 0).
@@ -291,6 +292,9 @@ LOGGING = {
 
 # The game's own settings.
 ADDICTION_IDLE_CAP_SECONDS = int(os.environ.get("ADDICTION_IDLE_CAP_SECONDS", "120"))
+# The search that tells, once a game is lost, whether its last stretch could have been won
+# (services.game_verdict): a node budget, so that its answer is the same on every machine.
+ADDICTION_VERDICT_BUDGET = int(os.environ.get("ADDICTION_VERDICT_BUDGET", "50000"))
 # Games in progress per player: starting one more drops their oldest game not played yet,
 # or is refused (games/services.py, game_start).  Bounds what one player can store.
 ADDICTION_MAX_GAMES_IN_PROGRESS = int(os.environ.get("ADDICTION_MAX_GAMES_IN_PROGRESS", "50"))

@@ -24,6 +24,30 @@ SUIT_SYMBOLS = {"S": "\u2660", "H": "\u2665", "D": "\u2666", "C": "\u2663"}
 RANK_FACES = {"T": "10"}
 
 
+def hint_words(hint: str, position: engine.Position) -> str:
+    """A hint ("R-C>R-C", "shuffle", "none") said in the active language."""
+    if hint == "shuffle":
+        return _("Hint: shuffle now.")
+    if hint == "none":
+        return _("Hint: nothing helps any more; this game cannot be won from here.")
+    source, target = (tuple(map(int, part.split("-"))) for part in hint.split(">"))
+    return _("Hint: move %(card)s (row %(row)s, column %(col)s) to the gap at row %(to_row)s, column %(to_col)s.") % {
+        "card": card_name(position.card_at(source)), "row": source[0] + 1, "col": source[1] + 1,
+        "to_row": target[0] + 1, "to_col": target[1] + 1,
+    }
+
+
+def line_words(line: str) -> list[str]:
+    """A line of moves in notation ("7H:1-4>1-5 ..."), each said in the active language."""
+    words = []
+    for move in map(engine.Move.parse, line.split()):
+        words.append(_("%(card)s from row %(row)s, column %(col)s to row %(to_row)s, column %(to_col)s") % {
+            "card": card_name(move.card), "row": move.src[0] + 1, "col": move.src[1] + 1,
+            "to_row": move.dst[0] + 1, "to_col": move.dst[1] + 1,
+        })
+    return words
+
+
 def card_name(token: str) -> str:
     """A card's name in the active language: "Seven of hearts"."""
     return _("%(rank)s of %(suit)s") % {"rank": RANK_NAMES[token[0]], "suit": SUIT_NAMES[token[1]]}
@@ -42,6 +66,7 @@ class SlotView(NamedTuple):
     fit: str = ""  # a gap's card that a click brings there
     over: bool = False  # the game is over: nothing can be clicked
     replay: bool = False  # a step of a replay: a picture, not a button
+    hinted: str = ""  # "from": the card a hint moves; "to": the gap it goes to
 
     @property
     def name(self) -> str:
@@ -59,9 +84,10 @@ class SlotView(NamedTuple):
     @property
     def classes(self) -> str:
         """The slot's classes after ``slot``, as the stylesheet and the script read them."""
+        hinted = f" hint-{self.hinted}" if self.hinted else ""
         if not self.card:
-            return "gap dead" if self.dead else "gap"
-        return "card" + " red" * (self.card[1] in "HD") + " locked" * self.locked + " movable" * self.movable
+            return ("gap dead" if self.dead else "gap") + hinted
+        return "card" + " red" * (self.card[1] in "HD") + " locked" * self.locked + " movable" * self.movable + hinted
 
     def drawing(self) -> dict:
         """What games/_slot.html draws, as plain values."""
@@ -80,9 +106,10 @@ class SlotView(NamedTuple):
             **where, "card": card_name(self.card), "state": state}
 
 
-def table_slots(state: engine.GameState, *, replay: bool = False) -> list[list[SlotView]]:
+def table_slots(state: engine.GameState, *, replay: bool = False, hint: str = "") -> list[list[SlotView]]:
     """The table of ``state`` as 4 rows of 13 slots: which cards can move, which gaps
-    can be filled and by what.  In a finished game or a replay nothing can move."""
+    can be filled and by what, and the card and gap of a ``hint`` ("R-C>R-C").  In a
+    finished game or a replay nothing can move."""
     position = state.position
     over = state.is_over
     moves = [] if over or replay else position.legal_moves()
@@ -95,12 +122,16 @@ def table_slots(state: engine.GameState, *, replay: bool = False) -> list[list[S
             fits[r, c] = position.move_for_slot((r, c)).card
     locked = position.locked()
     dead = set(position.dead_gaps())
+    hinted = {}
+    if ">" in hint:
+        source, target = (tuple(map(int, part.split("-"))) for part in hint.split(">"))
+        hinted = {source: "from", target: "to"}
     table = []
     for r, tokens in enumerate(position.rows()):
         row = []
         for c, token in enumerate(tokens):
             slot = (r, c)
             row.append(SlotView(r, c, token or "", slot in locked, slot in movable, slot in dead,
-                                fits.get(slot, ""), over, replay))
+                                fits.get(slot, ""), over, replay, hinted.get(slot, "")))
         table.append(row)
     return table

@@ -21,14 +21,26 @@ class ActionForm(forms.Form):
     version = forms.IntegerField(min_value=0, max_value=2**31 - 1)
 
 
-class MoveForm(ActionForm):
-    """A move's post: also the slot clicked, "ROW-COL"."""
+SLOT = r"^[0-3]-(?:[0-9]|1[0-2])$"
 
-    slot = forms.RegexField(regex=r"^[0-3]-(?:[0-9]|1[0-2])$", error_messages={"invalid": _("Not a slot.")})
+
+def _slot(text: str) -> engine.Slot:
+    row, col = text.split("-")
+    return int(row), int(col)
+
+
+class MoveForm(ActionForm):
+    """A move's post: also the slot clicked, "ROW-COL", and, to play a hint exactly, the
+    gap the card goes to (``to``); without it a click's rule chooses the gap."""
+
+    slot = forms.RegexField(regex=SLOT, error_messages={"invalid": _("Not a slot.")})
+    to = forms.RegexField(regex=SLOT, required=False, error_messages={"invalid": _("Not a slot.")})
 
     def clean_slot(self) -> engine.Slot:
-        row, col = self.cleaned_data["slot"].split("-")
-        return int(row), int(col)
+        return _slot(self.cleaned_data["slot"])
+
+    def clean_to(self) -> engine.Slot | None:
+        return _slot(self.cleaned_data["to"]) if self.cleaned_data["to"] else None
 
 
 class SignUpForm(UserCreationForm):

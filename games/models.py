@@ -27,6 +27,12 @@ class Game(models.Model):
         (engine.Status.LOST.value, _("lost")),
     ]
 
+    VERDICTS = [
+        ("won", _("could have been won")),
+        ("proved_lost", _("no win was possible")),
+        ("unknown", _("not decided within the search budget")),
+    ]
+
     # No index of its own: the indexes below begin with it.
     owner = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE, related_name="games",
@@ -53,6 +59,21 @@ class Game(models.Model):
     ranked = models.BooleanField(
         default=False, help_text=_("A win whose log replays to a won position; only these enter the boards.")
     )
+    assisted = models.BooleanField(
+        default=False, help_text=_("A hint was shown in this game: it is never ranked."),
+    )
+    hint = models.CharField(
+        max_length=16, blank=True,
+        help_text=_('The last hint: "R-C>R-C" (a card\'s slot to its gap), "shuffle" or "none".'),
+    )
+    hint_version = models.PositiveIntegerField(
+        null=True, blank=True, help_text=_("The version of the game the last hint was found for."),
+    )
+    verdict = models.CharField(
+        max_length=12, blank=True, choices=VERDICTS,
+        help_text=_("For a lost game: could the stretch from the last shuffle have been won?"),
+    )
+    verdict_line = models.TextField(blank=True, help_text=_("A winning line from the last shuffle, if one was found."))
 
     class Meta:
         ordering = ["-last_action_at", "-created_at"]
@@ -77,6 +98,11 @@ class Game(models.Model):
     @property
     def shuffles_left(self) -> int:
         return engine.SHUFFLES - self.shuffles_used
+
+    @property
+    def hint_now(self) -> str:
+        """The hint found for the game as it is now, or "" if none was asked for."""
+        return self.hint if self.hint_version == self.version and not self.is_over else ""
 
     @property
     def can_undo(self) -> bool:

@@ -67,6 +67,9 @@ def board_page(*, board: str, scope: str, page: str | int | None) -> Page:
 
 @dataclass(frozen=True)
 class Profile:
+    """A player's record.  Assisted games (a hint was shown) are counted apart: the figures
+    above them are the player's own play."""
+
     played: int
     won: int
     current_streak: int
@@ -74,6 +77,9 @@ class Profile:
     best_time_ms: int | None
     fewest_moves: int | None
     wins: list[tuple[datetime, int]]  # (finished_at, elapsed_ms) of each ranked win, oldest first
+    assisted_played: int = 0
+    assisted_won: int = 0
+    lost_unwinnable: int = 0  # lost games whose last stretch was proved to have no win
 
 
 def profile_of(user) -> Profile:
@@ -82,21 +88,25 @@ def profile_of(user) -> Profile:
         owned_games(Owner(user_id=user.pk, guest_token=""))
         .exclude(status=engine.Status.PLAYING)
         .order_by("finished_at", "id")
-        .values_list("status", "ranked", "finished_at", "elapsed_ms", "moves")
+        .values_list("status", "ranked", "finished_at", "elapsed_ms", "moves", "assisted", "verdict")
     )
+    own = [row for row in rows if not row[5]]
     current = best = 0
-    for status, *_ in rows:
+    for status, *_ in own:
         current = current + 1 if status == engine.Status.WON else 0
         best = max(best, current)
-    wins = [(finished, elapsed, moves) for status, ranked, finished, elapsed, moves in rows if ranked]
+    wins = [(finished, elapsed, moves) for status, ranked, finished, elapsed, moves, *_ in own if ranked]
     return Profile(
-        played=len(rows),
-        won=sum(1 for row in rows if row[0] == engine.Status.WON),
+        played=len(own),
+        won=sum(1 for row in own if row[0] == engine.Status.WON),
         current_streak=current,
         best_streak=best,
         best_time_ms=min((elapsed for _, elapsed, _ in wins), default=None),
         fewest_moves=min((moves for _, _, moves in wins), default=None),
         wins=[(finished, elapsed) for finished, elapsed, _ in wins],
+        assisted_played=len(rows) - len(own),
+        assisted_won=sum(1 for row in rows if row[5] and row[0] == engine.Status.WON),
+        lost_unwinnable=sum(1 for row in rows if row[0] == engine.Status.LOST and row[6] == "proved_lost"),
     )
 
 

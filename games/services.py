@@ -15,7 +15,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from games import engine
+from games import engine, solver
 from games.models import Action, BoardEntry, Game
 from games.ownership import Owner, owned_games
 
@@ -100,7 +100,7 @@ def elapsed_at(game: Game, now: datetime) -> int:
 
 def game_act(
     *, owner: Owner, game_id: int, version: int, kind: engine.ActionKind, slot: engine.Slot | None = None,
-    now: datetime | None = None,
+    to: engine.Slot | None = None, now: datetime | None = None,
 ) -> Game:
     """Apply one player action to one of ``owner``'s games and log it.
 
@@ -123,7 +123,7 @@ def game_act(
         taken, undo_below = _undo_step(game)
         state = state._replace(history=(taken,))
     try:
-        state, move = state.act(kind, slot=slot)
+        state, move = state.act(kind, slot=slot, to=to)
     except engine.IllegalAction as refusal:
         raise ActionRefused(refusal.reason, game) from refusal
     was = {field: getattr(game, field) for field in CHANGED_BY_ACTION}
@@ -151,6 +151,67 @@ def game_act(
     return game
 
 
+def hint_for(*, owner: Owner, game_id: int, version: int) -> Game:
+    """Find the solver's hint for one of ``owner``'s games at ``version`` and keep it with the
+    game, which is then assisted (never ranked).  Asking again for the same version does not
+    search again.  Refused like an action: StaleVersion, or ActionRefused on a finished game.
+
+    The solver sees only what the player sees, the position and the shuffles left
+    (docs/RULES.md, "Hints"); it searches within its node budget, inside the request.
+    """
+    game = owned_games(owner, pk=game_id).get()
+    if game.version != version:
+        raise StaleVersion(game)
+    if game.is_over:
+        raise ActionRefused(engine.Refusal.GAME_OVER, game)
+    if game.hint_version == version:
+        return game
+    state = game.state()
+    advice = solver.hint(state.position, state.shuffles_left)
+    game.hint, game.hint_version, game.assisted = hint_text(advice), version, True
+    written = owned_games(owner, pk=game_id, version=version).update(
+        hint=game.hint, hint_version=version, assisted=True,
+    )
+    if not written:  # an action got there first
+        raise StaleVersion(owned_games(owner, pk=game_id).get())
+    return game
+
+
+def game_verdict(game: Game) -> Game:
+    """For a lost game: could the stretch from its last shuffle (or the deal) have been won
+    with no further shuffle?  Searched once, within ``ADDICTION_VERDICT_BUDGET`` nodes, and kept with
+    the game ("won" with a winning line, "proved_lost" or "unknown")."""
+    if game.status != engine.Status.LOST or game.verdict:
+        return game
+    start = None
+    try:
+        for step in replay_states(game):
+            if step.action is None or step.action.kind == engine.ActionKind.SHUFFLE:
+                start = step.state.position
+    except (engine.IllegalAction, ValueError):  # a log that does not replay has no verdict
+        return game
+    result = solver.solve(start, settings.ADDICTION_VERDICT_BUDGET)
+    game.verdict, line = _verdict_of(result)
+    game.verdict_line = " ".join(str(move) for move in line)
+    Game.objects.filter(pk=game.pk, verdict="").update(verdict=game.verdict, verdict_line=game.verdict_line)
+    return game
+
+
+def _verdict_of(result) -> tuple[str, list[engine.Move]]:
+    """The solver's result as the game keeps it."""
+    return result.verdict.value, list(result.line) if result.verdict is solver.Verdict.WON else []
+
+
+def hint_text(advice) -> str:
+    """The solver's advice as the game keeps it: "R-C>R-C", "shuffle" or "none"."""
+    if advice is None:
+        return "none"
+    if isinstance(advice, engine.Move):
+        (r, c), (gr, gc) = advice.src, advice.dst
+        return f"{r}-{c}>{gr}-{gc}"
+    return "shuffle"
+
+
 def _undo_step(game: Game) -> tuple[engine.Move, int]:
     """What an undo of ``game`` needs from its log: the move it takes back (logged by action
     ``game.undo_top``) and the undo_top from before that move (logged by the action before)."""
@@ -176,7 +237,7 @@ def game_rank(*, game: Game) -> bool:
     try:
         replayed, undo_top, wrong_undo_tops = _replay_with_undo_tops(game)
         ranked = (replayed.status is engine.Status.WON and replayed == game.state()
-                  and undo_top == game.undo_top and not wrong_undo_tops)
+                  and undo_top == game.undo_top and not wrong_undo_tops and not game.assisted)
     except (engine.IllegalAction, ValueError):  # a log, or a stored state, that does not even read
         ranked = False
     was_ranked, game.ranked = game.ranked, ranked
@@ -371,7 +432,7 @@ def game_verify(game: Game) -> Verification:
     if last is not None:  # the time is the server's; the log records it after every action
         checks.append(Check(_("Time (ms)"), game.elapsed_ms == last, str(game.elapsed_ms), str(last)))
     if game.status == engine.Status.WON:  # only a win that replays to itself may be on the boards
-        true_win = replayed.status is engine.Status.WON and all(check.ok for check in checks)
+        true_win = replayed.status is engine.Status.WON and all(check.ok for check in checks) and not game.assisted
         checks.append(Check(_("On the leaderboards"), game.ranked == true_win, _text(game.ranked), _text(true_win)))
     return Verification(checks)
 

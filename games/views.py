@@ -23,12 +23,12 @@ from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_POST, require_safe
 
 from games import engine
-from games.cards import table_slots
+from games.cards import hint_words, line_words, table_slots
 from games.forms import ActionForm, MoveForm, NewGameForm
 from games.models import Game
 from games.ownership import become_guest, owned_games, set_lasting_cookie
 from games.selectors import my_games
-from games.services import ActionRefused, StaleVersion, TooManyGames, elapsed_at, game_act, game_start
+from games.services import ActionRefused, StaleVersion, TooManyGames, elapsed_at, game_act, game_start, hint_for
 
 MARK_MOVABLE_COOKIE = "addiction_mark_movable"  # "0" when the player turned the marking off
 
@@ -121,6 +121,7 @@ class StatusBar:
     """What the status bar shows besides the game's own columns."""
 
     note: str  # why the last action was refused, or ""
+    hint: str  # the hint for the table as it is, in words, or ""
     stuck: bool  # playing, and no card can move
     can_undo: bool
     elapsed_ms: int  # the game's time now
@@ -136,9 +137,10 @@ def table_context(request: HttpRequest, game: Game, note: str = "") -> dict:
     cap_ms = settings.ADDICTION_IDLE_CAP_SECONDS * 1000
     return {
         "game": game,
-        "slots": table_slots(state),
+        "slots": table_slots(state, hint=game.hint_now),
         "bar": StatusBar(
             note=note,
+            hint=hint_words(game.hint_now, state.position) if game.hint_now else "",
             stuck=not game.is_over and state.position.is_stuck(),
             can_undo=game.can_undo,
             elapsed_ms=elapsed_at(game, now),
@@ -146,6 +148,7 @@ def table_context(request: HttpRequest, game: Game, note: str = "") -> dict:
         ),
         "mark_movable": request.COOKIES.get(MARK_MOVABLE_COOKIE) != "0",
         "max_actions": engine.MAX_ACTIONS,
+        "verdict_steps": line_words(game.verdict_line) if game.verdict == "won" else [],
     }
 
 
@@ -214,7 +217,7 @@ def answers_with_table(view):
 def game_move(request: HttpRequest, pk: int) -> Game:
     data = _cleaned(MoveForm(request.POST))
     return game_act(owner=request.owner, game_id=pk, version=data["version"], kind=engine.ActionKind.MOVE,
-                    slot=data["slot"])
+                    slot=data["slot"], to=data["to"])
 
 
 @require_POST
@@ -236,6 +239,15 @@ def game_shuffle(request: HttpRequest, pk: int) -> Game:
 def game_resign(request: HttpRequest, pk: int) -> Game:
     data = _cleaned(ActionForm(request.POST))
     return game_act(owner=request.owner, game_id=pk, version=data["version"], kind=engine.ActionKind.RESIGN)
+
+
+@require_POST
+@answers_with_table
+def game_hint(request: HttpRequest, pk: int) -> Game:
+    """The solver's advice for the game as the page showed it: the table comes back with
+    the card and its gap (or the Shuffle button) lit.  The game is assisted from then on."""
+    data = _cleaned(ActionForm(request.POST))
+    return hint_for(owner=request.owner, game_id=pk, version=data["version"])
 
 
 @require_POST

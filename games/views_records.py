@@ -11,11 +11,11 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe, require_http_methods
 
 from games import engine
-from games.cards import table_slots
+from games.cards import line_words, table_slots
 from games.models import BoardEntry, Game
 from games.ownership import owned_games
 from games.selectors import PERIODS, board_page, chart_points, my_games_pages, period_scope, profile_of
-from games.services import ActionRefused, game_delete, game_verify, replay_states
+from games.services import ActionRefused, game_delete, game_verdict, game_verify, replay_states
 
 
 @require_safe
@@ -102,6 +102,18 @@ def game_verify_page(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @require_safe
+def game_verdict_page(request: HttpRequest, pk: int) -> HttpResponse:
+    """Whether a lost game's last stretch could have been won: searched the first time it
+    is asked (the end screen asks at once), kept with the game, then only read."""
+    game = _finished_game(request, pk)
+    if game.status != engine.Status.LOST:
+        raise Http404(_("Only a lost game has a verdict."))
+    game = game_verdict(game)
+    context = {"game": game, "verdict_steps": line_words(game.verdict_line) if game.verdict == "won" else []}
+    return render(request, "games/_verdict.html" if request.htmx else "games/verdict.html", context)
+
+
+@require_safe
 def game_replay_page(request: HttpRequest, pk: int, step: int = 0) -> HttpResponse:
     """One step of a finished game's replay; every step has its own URL, htmx swaps just the table.
 
@@ -121,6 +133,7 @@ def game_replay_page(request: HttpRequest, pk: int, step: int = 0) -> HttpRespon
     context = {
         "game": game, "state": shown.state, "slots": table_slots(shown.state, replay=True),
         "step": step, "last": last, "action": shown.action, "error": error,
+        "verdict_steps": line_words(game.verdict_line) if game.verdict == "won" else [],
     }
     template = "games/_replay.html" if request.htmx else "games/replay.html"
     return render(request, template, context)

@@ -15,3 +15,6 @@ PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 # Serve static files from the app folders as they are: no collectstatic, no warning about its folder.
 WHITENOISE_AUTOREFRESH = True
 WHITENOISE_USE_FINDERS = True
+# A lost game's verdict searches within this many nodes (services.game_verdict): small here,
+# so that the many games the tests lose stay quick; the verdict's own tests set more.
+ADDICTION_VERDICT_BUDGET = 2_000

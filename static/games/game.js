@@ -87,4 +87,71 @@
     if (el) el.focus();
     focused = null;
   });
+
+  // The H key asks for a hint, as the Hint button does (outside text fields).
+  document.addEventListener("keydown", function (event) {
+    if (event.key !== "h" && event.key !== "H") return;
+    if (event.ctrlKey || event.metaKey || event.altKey) return;
+    if (event.target.closest && event.target.closest("input, textarea, select")) return;
+    var button = document.getElementById("hint-button");
+    if (button && !button.disabled) { event.preventDefault(); button.click(); }
+  });
+
+  // "Show me": ask for a hint, play it exactly (slot and gap), and again, at a readable
+  // pace, until the player stops it, the game ends or nothing helps.  The server finds
+  // every hint and checks every move; this only presses the buttons a player would.
+  var demo = { on: false, timer: null, pace: 900 };
+  function pace() {  // the button may set its own pace (data-pace-ms), read at the start; about one move a second
+    var button = demoButton();
+    var ms = button ? Number(button.dataset.paceMs) : NaN;
+    return isNaN(ms) ? 900 : ms;
+  }
+  function demoButton() { return document.getElementById("demo"); }
+  function showDemoButton() {
+    var button = demoButton();
+    if (!button) return;
+    button.hidden = false;
+    button.textContent = demo.on ? button.dataset.stopText : button.dataset.startText;
+    button.setAttribute("aria-pressed", demo.on ? "true" : "false");
+  }
+  function stopDemo() {
+    demo.on = false;
+    clearTimeout(demo.timer);
+    showDemoButton();
+  }
+  function demoStep() {
+    var grid = document.getElementById("grid");
+    if (!demo.on || !grid || grid.dataset.status !== "playing" || !window.htmx) return stopDemo();
+    var hint = grid.dataset.hint;
+    if (!hint) {
+      var ask = document.getElementById("hint-button");
+      return ask ? htmx.ajax("POST", ask.getAttribute("formaction"), { source: grid, target: grid, swap: "outerHTML" }) : stopDemo();
+    }
+    if (hint === "none") return stopDemo();
+    if (hint === "shuffle") {
+      var shuffle = document.querySelector("#status button.hinted");
+      return shuffle ? htmx.ajax("POST", shuffle.getAttribute("formaction"), { source: grid, target: grid, swap: "outerHTML" }) : stopDemo();
+    }
+    var parts = hint.split(">");
+    htmx.ajax("POST", grid.getAttribute("hx-post"), {
+      source: grid, target: grid, swap: "outerHTML", values: { slot: parts[0], to: parts[1] },
+    });
+  }
+  document.addEventListener("click", function (event) {
+    var button = event.target.closest && event.target.closest("#demo");
+    if (!button) return;
+    if (demo.on) return stopDemo();
+    if (button.dataset.confirm && !window.confirm(button.dataset.confirm)) return;
+    demo.on = true;
+    demo.pace = pace();
+    showDemoButton();
+    demoStep();
+  });
+  document.addEventListener("htmx:afterSettle", function () {
+    showDemoButton();
+    if (demo.on) { clearTimeout(demo.timer); demo.timer = setTimeout(demoStep, demo.pace); }
+  });
+  document.addEventListener("htmx:responseError", stopDemo);
+  document.addEventListener("htmx:sendError", stopDemo);
+  document.addEventListener("DOMContentLoaded", showDemoButton);
 })();

@@ -317,6 +317,7 @@ def test_a_profile_shows_the_players_record(client, record):
     assert stats(response) == {
         "played": "6", "won": "5", "win-rate": "83%", "current-streak": "2", "best-streak": "3",
         "best-time": "1:35", "fewest-moves": str(min(w.moves for w in wins)),
+        "lost-unwinnable": "0", "assisted": "0 / 0",
     }
     assert min(w.elapsed_ms for w in wins) == 95_000
 
@@ -350,7 +351,8 @@ def test_a_new_players_profile_is_empty_but_there(client):
     account("newcomer")
     response = client.get("/players/newcomer/")
     assert stats(response) == {"played": "0", "won": "0", "win-rate": "0%", "current-streak": "0",
-                               "best-streak": "0", "best-time": "–", "fewest-moves": "–"}
+                               "best-streak": "0", "best-time": "–", "fewest-moves": "–",
+                               "lost-unwinnable": "0", "assisted": "0 / 0"}
     assert not parse_html(response).find_all("svg") and "No won game yet." in text_of(response)
 
 
