@@ -452,3 +452,14 @@ def test_a_win_on_the_last_action_allowed_is_a_win():
 def test_giving_up_is_not_running_out_of_actions():
     g = back_and_forth(start(), 10).resign()
     assert g.status is Status.LOST and g.resigned and not g.out_of_actions
+
+
+def test_a_move_may_name_its_gap_and_is_checked_like_any_other():
+    g = start()
+    g2, move = g.act(ActionKind.MOVE, slot=DEAL_1_3S.src, to=DEAL_1_3S.dst)
+    assert move == DEAL_1_3S and g2.position == g.position.play(DEAL_1_3S)
+    for slot, to, reason in [((0, 12), (2, 6), Refusal.DOES_NOT_FOLLOW), ((1, 6), (2, 6), Refusal.CANNOT_MOVE),
+                             ((0, 12), (0, 0), Refusal.NOT_A_GAP)]:
+        with pytest.raises(IllegalAction) as refused:
+            g.act(ActionKind.MOVE, slot=slot, to=to)
+        assert refused.value.reason is reason, (slot, to)
