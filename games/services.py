@@ -51,6 +51,11 @@ class TooManyGames(Exception):
         self.limit = limit
 
 
+RANDOM_DEALS = 999_999_999
+"""A random deal's number is drawn from 1 to this (docs/RULES.md, "Deal"): short enough to
+read and share.  Any number up to engine.MAX_DEAL can still be chosen, and keeps its deal."""
+
+
 def game_start(*, owner: Owner, deal_number: int | None = None) -> Game:
     """A new game of ``deal_number`` (a random deal when None) for ``owner``.
 
@@ -68,7 +73,7 @@ def game_start(*, owner: Owner, deal_number: int | None = None) -> Game:
     starts at that very moment could then pass it.
     """
     if deal_number is None:
-        deal_number = secrets.randbelow(engine.MAX_DEAL) + 1
+        deal_number = secrets.randbelow(RANDOM_DEALS) + 1
     seed = str(secrets.randbits(128))
     state = engine.GameState.start(deal_number=deal_number, seed=int(seed))
     game = Game(deal_number=deal_number, seed=seed, seed_sha256=seed_digest(seed), **owner.stamp())

@@ -46,7 +46,7 @@ def test_game_start_with_a_random_deal():
         assert engine.Position.parse(game.position) == engine.deal(game.deal_number)
         assert game.seed_sha256 == hashlib.sha256(game.seed.encode()).hexdigest()
     assert first.seed != second.seed
-    assert first.deal_number != second.deal_number  # 1 chance in 9.2e18 of a false alarm
+    assert first.deal_number != second.deal_number  # 1 chance in a billion of a false alarm
 
 
 def test_game_start_with_the_largest_deal_number():
@@ -338,3 +338,12 @@ def test_a_tampered_log_does_not_replay_to_the_stored_state(tamper):
     first.save()
     result = _replay_or_error(game)
     assert isinstance(result, ValueError) or result != game.state()
+
+
+def test_a_random_deal_has_at_most_nine_digits_and_a_chosen_one_any_number(monkeypatch):
+    drawn = []
+    real = services.secrets.randbelow
+    monkeypatch.setattr(services.secrets, "randbelow", lambda n: drawn.append(n) or real(n))
+    game = game_start(owner=GUEST)
+    assert drawn == [999_999_999] and 1 <= game.deal_number <= 999_999_999
+    assert game_start(owner=GUEST, deal_number=engine.MAX_DEAL).deal_number == engine.MAX_DEAL
