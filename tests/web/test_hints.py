@@ -209,3 +209,18 @@ def test_the_profile_counts_assisted_games_apart_and_lost_games_proved_unwinnabl
     assert (stat["played"], stat["lost-unwinnable"], stat["assisted"]) == ("2", "1", "1 / 0")
     rows = parse_html(client.get("/my-games/")).find_all(data_assisted=True)
     assert len(rows) == 1
+
+
+@pytest.mark.parametrize("data", [{}, {"version": "x"}, {"version": "-1"}, {"version": "9" * 30}, {"version": ["0", "a"]}])
+def test_a_malformed_hint_post_is_a_clean_400_and_changes_nothing(client, data):
+    game = new_game(client, 1)
+    response = client.post(f"/game/{game.pk}/hint/", data, headers=HTMX)
+    assert response.status_code == 400
+    game.refresh_from_db()
+    assert (game.assisted, game.hint, game.hint_version) == (False, "", None)
+
+
+def test_a_hint_is_asked_by_post_only(client):
+    game = new_game(client, 1)
+    assert client.get(f"/game/{game.pk}/hint/").status_code == 405
+    assert not Game.objects.get(pk=game.pk).assisted
