@@ -202,7 +202,8 @@ def test_the_profile_counts_assisted_games_apart_and_lost_games_proved_unwinnabl
     ask_hint(client, assisted)
     for game in (own, assisted, proved):
         act(client, game, "resign")
-    monkeypatch.setattr(solver, "solve", lambda position, budget: solver.SolveResult(solver.Verdict.PROVED_LOST, [], 1))
+    proved_lost = solver.SolveResult(solver.Verdict.PROVED_LOST, [], 1)
+    monkeypatch.setattr(solver, "solve", lambda position, budget: proved_lost)
     client.get(f"/game/{proved.pk}/verdict/")
     page = parse_html(client.get("/players/ada/"))
     stat = {element["data-stat"]: element.text.strip() for element in page.find_all(data_stat=True)}
@@ -211,7 +212,10 @@ def test_the_profile_counts_assisted_games_apart_and_lost_games_proved_unwinnabl
     assert len(rows) == 1
 
 
-@pytest.mark.parametrize("data", [{}, {"version": "x"}, {"version": "-1"}, {"version": "9" * 30}, {"version": ["0", "a"]}])
+MALFORMED = [{}, {"version": "x"}, {"version": "-1"}, {"version": "9" * 30}, {"version": ["0", "a"]}]
+
+
+@pytest.mark.parametrize("data", MALFORMED)
 def test_a_malformed_hint_post_is_a_clean_400_and_changes_nothing(client, data):
     game = new_game(client, 1)
     response = client.post(f"/game/{game.pk}/hint/", data, headers=HTMX)
