@@ -24,13 +24,21 @@ SUIT_SYMBOLS = {"S": "\u2660", "H": "\u2665", "D": "\u2666", "C": "\u2663"}
 RANK_FACES = {"T": "10"}
 
 
+def hint_slots(hint: str) -> tuple[engine.Slot, engine.Slot] | None:
+    """The card's slot and the gap's slot of a hinted move ("R-C>R-C"); None for "shuffle" or "none"."""
+    if ">" not in hint:
+        return None
+    source, target = (tuple(map(int, part.split("-"))) for part in hint.split(">"))
+    return source, target
+
+
 def hint_words(hint: str, position: engine.Position) -> str:
     """A hint ("R-C>R-C", "shuffle", "none") said in the active language."""
     if hint == "shuffle":
         return _("Hint: shuffle now.")
     if hint == "none":
         return _("Hint: nothing helps any more; this game cannot be won from here.")
-    source, target = (tuple(map(int, part.split("-"))) for part in hint.split(">"))
+    source, target = hint_slots(hint)
     return _("Hint: move %(card)s (row %(row)s, column %(col)s) to the gap at row %(to_row)s, column %(to_col)s.") % {
         "card": card_name(position.card_at(source)), "row": source[0] + 1, "col": source[1] + 1,
         "to_row": target[0] + 1, "to_col": target[1] + 1,
@@ -38,7 +46,7 @@ def hint_words(hint: str, position: engine.Position) -> str:
 
 
 def line_words(line: str) -> list[str]:
-    """A line of moves in notation ("7H:1-4>1-5 ..."), each said in the active language."""
+    """A line of moves in notation ("7H:1-4>1-5 ...", or "" for none), each said in the active language."""
     words = []
     for move in map(engine.Move.parse, line.split()):
         words.append(_("%(card)s from row %(row)s, column %(col)s to row %(to_row)s, column %(to_col)s") % {
@@ -122,10 +130,8 @@ def table_slots(state: engine.GameState, *, replay: bool = False, hint: str = ""
             fits[r, c] = position.move_for_slot((r, c)).card
     locked = position.locked()
     dead = set(position.dead_gaps())
-    hinted = {}
-    if ">" in hint:
-        source, target = (tuple(map(int, part.split("-"))) for part in hint.split(">"))
-        hinted = {source: "from", target: "to"}
+    move = hint_slots(hint)
+    hinted = {move[0]: "from", move[1]: "to"} if move else {}
     table = []
     for r, tokens in enumerate(position.rows()):
         row = []

@@ -148,7 +148,7 @@ def table_context(request: HttpRequest, game: Game, note: str = "") -> dict:
         ),
         "mark_movable": request.COOKIES.get(MARK_MOVABLE_COOKIE) != "0",
         "max_actions": engine.MAX_ACTIONS,
-        "verdict_steps": line_words(game.verdict_line) if game.verdict == "won" else [],
+        "verdict_steps": line_words(game.verdict_line),
     }
 
 

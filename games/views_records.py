@@ -109,7 +109,7 @@ def game_verdict_page(request: HttpRequest, pk: int) -> HttpResponse:
     if game.status != engine.Status.LOST:
         raise Http404(_("Only a lost game has a verdict."))
     game = game_verdict(game)
-    context = {"game": game, "verdict_steps": line_words(game.verdict_line) if game.verdict == "won" else []}
+    context = {"game": game, "verdict_steps": line_words(game.verdict_line)}
     return render(request, "games/_verdict.html" if request.htmx else "games/verdict.html", context)
 
 
@@ -133,7 +133,7 @@ def game_replay_page(request: HttpRequest, pk: int, step: int = 0) -> HttpRespon
     context = {
         "game": game, "state": shown.state, "slots": table_slots(shown.state, replay=True),
         "step": step, "last": last, "action": shown.action, "error": error,
-        "verdict_steps": line_words(game.verdict_line) if game.verdict == "won" else [],
+        "verdict_steps": line_words(game.verdict_line),
     }
     template = "games/_replay.html" if request.htmx else "games/replay.html"
     return render(request, template, context)
