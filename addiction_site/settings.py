@@ -21,6 +21,10 @@ Environment variables (see README, "Deploy"):
   ADDICTION_STATIC_ROOT  where collectstatic writes.
   DJANGO_CONN_MAX_AGE, DJANGO_LOG_LEVEL  database connection reuse, logging.
   DJANGO_SECURE_SSL_REDIRECT, DJANGO_HSTS_SECONDS  HTTPS behaviour in production.
+  DJANGO_EMAIL_URL      e.g. smtp://user:pass@host:587?tls=1, or console: (addiction_site/mail.py);
+      or Django's EMAIL_HOST, EMAIL_PORT, EMAIL_HOST_USER, EMAIL_HOST_PASSWORD, EMAIL_USE_TLS,
+      EMAIL_USE_SSL.  Unset: the console in development, no mail in production.
+  DEFAULT_FROM_EMAIL    the sender of the site's mails.
 """
 
 import os
@@ -30,6 +34,8 @@ from pathlib import Path
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
+
+from addiction_site.mail import mail_settings
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -270,6 +276,17 @@ ADDICTION_LOGIN_RECORD_DAYS = int(os.environ.get("ADDICTION_LOGIN_RECORD_DAYS", 
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "games:home"
 LOGOUT_REDIRECT_URL = "games:home"
+
+# Mail carries password reset and address change links, nothing else.  Without mail settings
+# production sends nothing: those pages say mail is not set up (a 503) rather than pretend.
+_mail = mail_settings(os.environ, debug=DEBUG)
+EMAIL_BACKEND = _mail.backend
+EMAIL_HOST, EMAIL_PORT = _mail.host, _mail.port
+EMAIL_HOST_USER, EMAIL_HOST_PASSWORD = _mail.user, _mail.password
+EMAIL_USE_TLS, EMAIL_USE_SSL = _mail.use_tls, _mail.use_ssl
+EMAIL_TIMEOUT = 10  # seconds: a mail server that hangs must not hold a worker for long
+ADDICTION_MAIL_CONFIGURED = _mail.configured
+DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "webmaster@localhost")
 
 # Production hardening; each can be relaxed by environment for a setup behind a TLS proxy.
 if not DEBUG:
