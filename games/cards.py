@@ -129,6 +129,9 @@ def table_slots(state: engine.GameState, *, replay: bool = False, hint: str = ""
         if c == 0:  # a 2 goes to the topmost column-0 gap it fits; the click rule says which
             fits[r, c] = position.move_for_slot((r, c)).card
     locked = position.locked()
+    # A card in place may still move (a 2 heading its run, to another column-0 gap), which
+    # only undoes progress: the move stays legal, but the card is not marked as one that can.
+    movable -= locked
     dead = set(position.dead_gaps())
     move = hint_slots(hint)
     hinted = {move[0]: "from", move[1]: "to"} if move else {}
