@@ -34,6 +34,12 @@ urlpatterns = [
     path("deal/<deal:deal_number>/leaderboard/", views_records.deal_leaderboard, name="deal_leaderboard"),
     path("players/<str:username>/", views_records.profile, name="profile"),
     path("accounts/signup/", views_accounts.signup, name="signup"),
+    path("accounts/", views_accounts.account, name="account"),
+    path("accounts/email/", views_accounts.email_change, name="email_change"),
+    path("accounts/email/confirm/<str:token>/", views_accounts.email_change_confirm_page, name="email_change_confirm"),
+    path("accounts/data/", views_accounts.account_data_download, name="account_data"),
+    path("accounts/delete/", views_accounts.account_delete_page, name="account_delete"),
+    path("privacy/", views_accounts.privacy, name="privacy"),
 ]
 
 # The load benchmark's baseline (benchmarks/load.py): routed only in the server that
@@ -50,4 +56,11 @@ auth_urlpatterns = [
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("accounts/password/", auth_views.PasswordChangeView.as_view(), name="password_change"),
     path("accounts/password/done/", auth_views.PasswordChangeDoneView.as_view(), name="password_change_done"),
+    # Password reset: Django's views; ours only refuses when the site cannot send mail.
+    path("accounts/password/reset/", views_accounts.PasswordResetView.as_view(), name="password_reset"),
+    path("accounts/password/reset/done/", auth_views.PasswordResetDoneView.as_view(), name="password_reset_done"),
+    path("accounts/password/reset/complete/", auth_views.PasswordResetCompleteView.as_view(),
+         name="password_reset_complete"),
+    path("accounts/password/reset/<uidb64>/<token>/", auth_views.PasswordResetConfirmView.as_view(),
+         name="password_reset_confirm"),
 ]
