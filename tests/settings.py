@@ -18,3 +18,7 @@ WHITENOISE_USE_FINDERS = True
 # A lost game's verdict searches within this many nodes (services.game_verdict): small here,
 # so that the many games the tests lose stay quick; the verdict's own tests set more.
 ADDICTION_VERDICT_BUDGET = 2_000
+# pytest-django sends mail to Django's locmem backend (the ``mailoutbox`` fixture), so the
+# pages that mail links work here as with real mail settings; tests of a site without any
+# set this back to False.
+ADDICTION_MAIL_CONFIGURED = True
