@@ -1,0 +1,280 @@
+"""Recovering an account: password reset by e-mail (Django's views), an address changed only
+through a link mailed to it, and the mail settings read from the environment.
+
+Mail goes to Django's locmem backend (pytest-django's ``mailoutbox``); links are read out of
+the mails' bodies, as a player would click them.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import smtplib
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from django.conf import settings as django_settings
+from django.contrib.auth.models import User
+from django.core.exceptions import ImproperlyConfigured
+from django.test import Client
+
+from addiction_site.mail import CONSOLE, SMTP, Mail, mail_from_url, mail_settings
+from games import accounts
+from tests.helpers import parse_html, text_of
+
+PASSWORD = "plum-orchard-lantern-42"
+NEW_PASSWORD = "quince-harbour-violin-77"
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture
+def ada(db) -> User:
+    return User.objects.create_user("ada", "ada@example.org", PASSWORD)
+
+
+@pytest.fixture
+def ada_client(client, ada) -> Client:
+    client.force_login(ada)
+    return client
+
+
+def link_in(mail) -> str:
+    """The path of the one link of this site in ``mail``'s body."""
+    links = re.findall(r"https?://testserver(/\S+)", mail.body)
+    assert len(links) == 1, mail.body
+    return links[0]
+
+
+# --------------------------------------------------------------------------- password reset
+
+
+def test_the_login_page_links_to_password_reset(client, db):
+    links = parse_html(client.get("/accounts/login/")).find_all("a", href="/accounts/password/reset/")
+    assert [link.text for link in links] == ["Forgot your password?"]
+
+
+def reset_password(client, email: str):
+    return client.post("/accounts/password/reset/", {"email": email})
+
+
+def test_a_forgotten_password_is_reset_through_the_mailed_link(client, ada, mailoutbox):
+    response = reset_password(client, "ADA@example.org")  # Django matches the address case-insensitively
+    assert response.status_code == 302 and response.url == "/accounts/password/reset/done/"
+    assert "Check your email" in text_of(client.get(response.url))
+    [mail] = mailoutbox
+    assert mail.to == ["ada@example.org"] and mail.from_email == django_settings.DEFAULT_FROM_EMAIL
+    assert "\n" not in mail.subject and "testserver" in mail.subject
+    assert "ada" in mail.body and PASSWORD not in mail.body
+
+    form_page = client.get(link_in(mail), follow=True)  # Django moves the token out of the address first
+    assert form_page.status_code == 200 and form_page.context["validlink"]
+    set_password = form_page.redirect_chain[-1][0]
+    done = client.post(set_password, {"new_password1": NEW_PASSWORD, "new_password2": NEW_PASSWORD})
+    assert done.status_code == 302 and done.url == "/accounts/password/reset/complete/"
+    assert "Password changed" in text_of(client.get(done.url))
+    ada.refresh_from_db()
+    assert ada.check_password(NEW_PASSWORD) and not ada.check_password(PASSWORD)
+
+    login = client.post("/accounts/login/", {"username": "ada", "password": NEW_PASSWORD})
+    assert login.status_code == 302
+
+
+def test_a_reset_link_works_once(client, ada, mailoutbox):
+    reset_password(client, "ada@example.org")
+    link = link_in(mailoutbox[0])
+    set_password = client.get(link, follow=True).redirect_chain[-1][0]
+    client.post(set_password, {"new_password1": NEW_PASSWORD, "new_password2": NEW_PASSWORD})
+    again = Client().get(link, follow=True)
+    assert again.status_code == 200 and not again.context["validlink"]
+    assert "This link does not work" in text_of(again)
+    assert parse_html(again).find_all("input", type="password") == []
+
+
+def test_an_unknown_address_is_answered_alike_and_mails_nothing(client, ada, mailoutbox):
+    response = reset_password(client, "nobody@example.org")
+    assert response.status_code == 302 and response.url == "/accounts/password/reset/done/"
+    assert mailoutbox == []
+
+
+def test_the_reset_mail_is_in_the_language_of_the_request(client, ada, mailoutbox):
+    client.cookies[django_settings.LANGUAGE_COOKIE_NAME] = "it"
+    reset_password(client, "ada@example.org")
+    [mail] = mailoutbox
+    # Django's own Italian for the sentences its admin mails too; the site's own follow its catalog.
+    assert "Vai alla pagina seguente e scegli una nuova password:" in mail.body
+    assert "Please go to the following page" not in mail.body
+
+
+def test_without_mail_settings_the_reset_page_says_so_and_mails_nothing(client, ada, mailoutbox, settings):
+    settings.ADDICTION_MAIL_CONFIGURED = False
+    for response in (client.get("/accounts/password/reset/"), reset_password(client, "ada@example.org")):
+        assert response.status_code == 503
+        assert "This site has not been set up to send email" in text_of(response)
+    assert mailoutbox == []
+
+
+# --------------------------------------------------------------------------- address change
+
+
+def ask_email_change(client, email: str, password: str = PASSWORD):
+    return client.post("/accounts/email/", {"email": email, "password": password})
+
+
+def test_changing_the_address_needs_a_login(client, db):
+    response = client.get("/accounts/email/")
+    assert response.status_code == 302 and response.url.startswith("/accounts/login/?next=/accounts/email/")
+
+
+def test_the_address_changes_only_once_the_mailed_link_is_confirmed(ada_client, ada, mailoutbox):
+    response = ask_email_change(ada_client, "lovelace@example.org")
+    assert response.status_code == 200 and "A link is on its way to lovelace@example.org" in text_of(response)
+    [mail] = mailoutbox
+    assert mail.to == ["lovelace@example.org"]
+    link = link_in(mail)
+    ada.refresh_from_db()
+    assert ada.email == "ada@example.org"
+
+    stranger = Client()  # the link works from any browser: it is the proof of the address
+    confirm = stranger.get(link)
+    assert confirm.status_code == 200 and "Make lovelace@example.org the email address" in text_of(confirm)
+    ada.refresh_from_db()
+    assert ada.email == "ada@example.org"  # opening the link (a mail scanner may) changes nothing
+
+    done = stranger.post(link)
+    assert done.status_code == 200 and "now lovelace@example.org" in text_of(done)
+    ada.refresh_from_db()
+    assert ada.email == "lovelace@example.org"
+
+    for again in (stranger.get(link), stranger.post(link)):  # once only
+        assert again.status_code == 400
+        assert parse_html(again).find("p", class_="errors")["data-reason"] == "used"
+    ada.refresh_from_db()
+    assert ada.email == "lovelace@example.org"
+
+
+def test_a_player_without_an_address_can_add_one(ada_client, ada, mailoutbox):
+    User.objects.filter(pk=ada.pk).update(email="")
+    ask_email_change(ada_client, "ada@example.net")
+    ada_client.post(link_in(mailoutbox[0]))
+    ada.refresh_from_db()
+    assert ada.email == "ada@example.net"
+
+
+@pytest.mark.parametrize(("data", "field", "error"), [
+    ({"email": "lovelace@example.org", "password": "not-my-password"}, "password", "That is not your password."),
+    ({"email": "ADA@example.org", "password": PASSWORD}, "email", "That is already your address."),
+    ({"email": "not an address", "password": PASSWORD}, "email", "Enter a valid email address."),
+    ({"email": "", "password": PASSWORD}, "email", "This field is required."),
+    ({"email": "lovelace@example.org", "password": ""}, "password", "This field is required."),
+])
+def test_a_refused_address_change_mails_nothing(ada_client, ada, mailoutbox, data, field, error):
+    response = ada_client.post("/accounts/email/", data)
+    assert response.status_code == 400
+    assert response.context["form"].errors[field] == [error]
+    assert mailoutbox == []
+    ada.refresh_from_db()
+    assert ada.email == "ada@example.org"
+
+
+def refused(response) -> str:
+    assert response.status_code == 400
+    assert "This link does not work" in text_of(response)
+    return parse_html(response).find("p", class_="errors")["data-reason"]
+
+
+def test_an_altered_link_gets_a_clear_page_and_changes_nothing(ada_client, ada, mailoutbox):
+    ask_email_change(ada_client, "lovelace@example.org")
+    link = link_in(mailoutbox[0])
+    token = link.split("/")[-2]
+    forged = accounts.signing.dumps({"user": ada.pk, "from": "x", "to": "evil@example.org"}, salt="another salt")
+    for bad in (token[:-1] + ("A" if token[-1] != "A" else "B"), token[:20], forged, "garbage"):
+        assert refused(ada_client.post(f"/accounts/email/confirm/{bad}/")) == "invalid"
+        assert refused(ada_client.get(f"/accounts/email/confirm/{bad}/")) == "invalid"
+    ada.refresh_from_db()
+    assert ada.email == "ada@example.org"
+
+
+def test_an_expired_link_gets_a_clear_page_and_changes_nothing(ada, client, monkeypatch):
+    signed_at = time.time() - accounts.email_change_max_age() - 60
+    with monkeypatch.context() as patch:
+        patch.setattr(accounts.signing.time, "time", lambda: signed_at)
+        token = accounts.email_change_token(user=ada, new_email="lovelace@example.org")
+    assert refused(client.post(f"/accounts/email/confirm/{token}/")) == "expired"
+    ada.refresh_from_db()
+    assert ada.email == "ada@example.org"
+
+
+def test_a_link_for_a_replaced_address_no_longer_works(ada, client):
+    """Two links asked for, one confirmed: the other named the address it would replace, gone now."""
+    first = accounts.email_change_token(user=ada, new_email="one@example.org")
+    second = accounts.email_change_token(user=ada, new_email="two@example.org")
+    assert client.post(f"/accounts/email/confirm/{second}/").status_code == 200
+    assert refused(client.post(f"/accounts/email/confirm/{first}/")) == "used"
+    ada.refresh_from_db()
+    assert ada.email == "two@example.org"
+
+
+def test_an_address_change_needs_mail_settings(ada_client, mailoutbox, settings):
+    settings.ADDICTION_MAIL_CONFIGURED = False
+    assert ask_email_change(ada_client, "lovelace@example.org").status_code == 503
+    assert mailoutbox == []
+
+
+def test_a_mail_server_that_refuses_gets_a_page_saying_so(ada_client, ada, monkeypatch, caplog):
+    def refuse(*args, **kwargs):
+        raise smtplib.SMTPRecipientsRefused({})
+
+    monkeypatch.setattr("games.views_accounts.send_mail", refuse)
+    response = ask_email_change(ada_client, "lovelace@example.org")
+    assert response.status_code == 503 and "The email was not sent" in text_of(response)
+    assert any(record.name == "games.accounts" for record in caplog.records)
+
+
+# --------------------------------------------------------------------------- mail settings
+
+
+def test_a_mail_url_names_the_smtp_server():
+    assert mail_from_url("smtp://ada:p%40ss%3Aword@mail.example.org:2525?tls=1") == Mail(
+        backend=SMTP, host="mail.example.org", port=2525, user="ada", password="p@ss:word", use_tls=True,
+    )
+    assert mail_from_url("smtp://mail.example.org?ssl=1").port == 465
+    assert mail_from_url("smtp://mail.example.org?tls=yes").port == 587
+    assert mail_from_url("smtp://relay.local") == Mail(host="relay.local", port=25)
+    assert mail_from_url("console:") == Mail(backend=CONSOLE)
+
+
+@pytest.mark.parametrize("url", [
+    "smtps://mail.example.org", "http://mail.example.org", "smtp://", "smtp://mail.example.org?tls=1&ssl=1",
+    "smtp://mail.example.org?tsl=1", "smtp://mail.example.org?tls=maybe", "smtp://mail.example.org:port",
+])
+def test_a_mail_url_that_cannot_be_read_is_refused(url):
+    with pytest.raises(ImproperlyConfigured):
+        mail_from_url(url)
+
+
+def test_mail_settings_come_from_the_url_or_djangos_variables_never_both():
+    assert mail_settings({}, debug=True) == Mail(backend=CONSOLE)
+    assert mail_settings({}, debug=False).configured is False
+    assert mail_settings({"DJANGO_EMAIL_URL": "console:"}, debug=False) == Mail(backend=CONSOLE)
+    assert mail_settings({
+        "EMAIL_HOST": "mail.example.org", "EMAIL_HOST_USER": "ada", "EMAIL_HOST_PASSWORD": "secret",
+        "EMAIL_USE_TLS": "1",
+    }, debug=True) == Mail(host="mail.example.org", port=587, user="ada", password="secret", use_tls=True)
+    with pytest.raises(ImproperlyConfigured):
+        mail_settings({"DJANGO_EMAIL_URL": "console:", "EMAIL_HOST": "mail.example.org"}, debug=False)
+
+
+def test_the_settings_module_reads_the_mail_url():
+    env = {key: value for key, value in os.environ.items() if not key.startswith(("DJANGO_", "EMAIL_"))}
+    env.update(DJANGO_SETTINGS_MODULE="addiction_site.settings", DJANGO_SECRET_KEY="x" * 60,
+               DJANGO_EMAIL_URL="smtp://ada:secret@mail.example.org?tls=1", DEFAULT_FROM_EMAIL="play@example.org")
+    code = ("from django.conf import settings as s; "
+            "print(s.EMAIL_BACKEND, s.EMAIL_HOST, s.EMAIL_PORT, s.EMAIL_USE_TLS, s.DEFAULT_FROM_EMAIL, "
+            "s.ADDICTION_MAIL_CONFIGURED)")
+    result = subprocess.run([sys.executable, "-c", f"import django; django.setup(); {code}"], cwd=ROOT, env=env,
+                            capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == [SMTP, "mail.example.org", "587", "True", "play@example.org", "True"]
