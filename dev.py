@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
-"""One entry point for a fresh clone: `python3 dev.py serve` or `python3 dev.py test`.
+"""One entry point for a fresh clone: `python3 dev.py serve`, `test`, `lint` or `lock`.
 
-It makes a virtual environment in .venv, installs the project into it (again only when
-pyproject.toml changes), and then runs the site or the tests.  Needs Python 3.11+ only.
+It makes a virtual environment in .venv, installs the locked versions of requirements/ into it
+(again only when a lock file or pyproject.toml changes), and then runs the site, the tests,
+the linters, or rewrites the lock files.  Needs Python 3.11+ only.
 """
 
 from __future__ import annotations
@@ -20,21 +21,32 @@ BIN = VENV / ("Scripts" if os.name == "nt" else "bin")
 PYTHON = BIN / ("python.exe" if os.name == "nt" else "python")
 
 
+# The lock files, with every package pinned and hashed, and what each one pins: pyproject.toml's
+# dependencies plus these extras.  The site's lock comes first: the others are resolved within it,
+# so that the versions the tests run are the versions a deployment installs.
+LOCKS = {
+    "requirements/base.txt": [],
+    "requirements/sentry.txt": ["sentry"],
+    "requirements/dev.txt": ["dev", "sentry"],
+}
+
+
 def ensure_env(extras: str) -> None:
-    """Create .venv and install the project with ``extras`` unless that is already done."""
+    """Create .venv and install the lock of ``extras`` (base or dev) unless that is already done."""
     if sys.version_info < (3, 11):
         sys.exit("Python 3.11 or newer is needed.")
     if not PYTHON.exists():
         subprocess.run([sys.executable, "-m", "venv", str(VENV)], check=True)
-    wanted = hashlib.sha256((ROOT / "pyproject.toml").read_bytes() + extras.encode()).hexdigest()
+    lock = ROOT / "requirements" / f"{extras or 'base'}.txt"
+    wanted = hashlib.sha256((ROOT / "pyproject.toml").read_bytes() + lock.read_bytes()).hexdigest()
     stamp = VENV / ".installed"
     if extras == "" and stamp.exists() and stamp.read_text().startswith("dev:"):
-        return  # the dev install includes everything the site needs
+        return  # the dev lock includes everything the site needs, at the same versions
     if stamp.exists() and stamp.read_text().split(":", 1)[-1] == wanted:
         return
-    target = f".[{extras}]" if extras else "."
-    subprocess.run([str(PYTHON), "-m", "pip", "install", "--quiet", "--upgrade", "pip"], check=True)
-    subprocess.run([str(PYTHON), "-m", "pip", "install", "--quiet", "-e", target], check=True, cwd=ROOT)
+    pip = [str(PYTHON), "-m", "pip", "install", "--quiet"]
+    subprocess.run([*pip, "--require-hashes", "-r", str(lock)], check=True, cwd=ROOT)
+    subprocess.run([*pip, "--no-deps", "-e", "."], check=True, cwd=ROOT)
     stamp.write_text(f"{extras}:{wanted}")
 
 
@@ -65,6 +77,37 @@ def test(options: argparse.Namespace) -> int:
         return run("-m", "pytest", *options.pytest_args, env={"DATABASE_URL": url, "ADDICTION_REQUIRE_POSTGRES": "1"})
 
 
+def lint(options: argparse.Namespace) -> int:
+    """ruff's lint, ruff's format check and mypy; every one runs, and any failure fails."""
+    ensure_env("dev")
+    results = [
+        run("-m", "ruff", "check", "."),
+        run("-m", "ruff", "format", "--check", "."),
+        run("-m", "mypy"),  # what it checks, and how strictly: pyproject.toml, [tool.mypy]
+    ]
+    return max(results)
+
+
+def lock(options: argparse.Namespace) -> int:
+    """Write the lock files from pyproject.toml with uv, keeping the pinned versions unless told."""
+    ensure_env("dev")  # uv comes from the dev lock
+    for path, extras in LOCKS.items():
+        command = [
+            str(BIN / "uv"), "pip", "compile", "pyproject.toml", "--quiet", "--universal",
+            "--python-version", "3.11", "--generate-hashes", "--custom-compile-command", "python3 dev.py lock",
+            "--output-file", path,
+        ]
+        command += [arg for extra in extras for arg in ("--extra", extra)]
+        if path != "requirements/base.txt":
+            command += ["--constraint", "requirements/base.txt"]
+        if options.upgrade:
+            command.append("--upgrade")
+        command += [arg for package in options.upgrade_package for arg in ("--upgrade-package", package)]
+        if subprocess.run(command, cwd=ROOT).returncode:
+            return 1
+    return 0
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     commands = parser.add_subparsers(dest="command", required=True)
@@ -77,6 +120,12 @@ def main() -> int:
         help="run against a throwaway PostgreSQL cluster (needs initdb, pg_ctl, postgres) instead of SQLite",
     )
     test_parser.set_defaults(handler=test)
+    commands.add_parser("lint", help="ruff (lint and format check) and mypy").set_defaults(handler=lint)
+    lock_parser = commands.add_parser("lock", help="write requirements/*.txt from pyproject.toml")
+    lock_parser.add_argument("--upgrade", action="store_true", help="move every package to its newest allowed version")
+    lock_parser.add_argument("--upgrade-package", action="append", default=[], metavar="NAME",
+                             help="move one package (and what it needs) to its newest allowed version")
+    lock_parser.set_defaults(handler=lock)
     options, unknown = parser.parse_known_args()
     if options.command == "test":
         # pytest gets, in order, everything that follows "test" but our own option.
