@@ -83,6 +83,7 @@ MIDDLEWARE = [
     "games.request_body.RequestBodyMiddleware",  # after Locale (a translated 400), before all that reads bodies
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
+    "games.compression.HtmxGZipMiddleware",  # after CSRF: it reads whether the answer used the token
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "games.ownership.OwnerMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",

@@ -1,0 +1,157 @@
+"""A move as a player feels it: click-to-board time in Chromium, and the answer's size on the wire.
+
+Run: .venv/bin/python benchmarks/click_to_board.py [--moves 50] [--warmup 5] [--deal 1]
+
+It starts gunicorn with the production settings on a fresh SQLite database (the helpers of
+load.py), opens a game in Debian's Chromium (/usr/bin/chromium, through Playwright) and
+clicks cards the page marks movable, one at a time, shuffling when stuck and starting the
+next deal when a game ends; only moves are measured, after --warmup unmeasured ones.
+
+For each move, the page itself (performance.now()) times from the click event to the
+moment the grid with the next version is in the document (a MutationObserver, so htmx's
+settle delay is not counted), and reads the answer's sizes from the browser's resource
+timing: encodedBodySize is the body as it crossed the wire, decodedBodySize the HTML.
+It prints the median and p95 of each, beside the targets of issue 13 (a median under
+30 ms; at most 3 KB on the wire), and the server CPU that gzip adds to a move:
+Django's ``compress_string`` on one real answer, timed in this process.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import os
+import statistics
+import sys
+import tempfile
+import time
+import types
+from pathlib import Path
+
+from playwright.sync_api import sync_playwright
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from load import database, gunicorn, manage, server_env  # noqa: E402
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run"]
+TARGET_MEDIAN_MS = 30
+TARGET_WIRE_BYTES = 3 * 1024
+
+# Installed in every page: the click's time, then the first grid with another version.
+PROBE = """
+window.probe = {times: [], t0: null, version: null};
+document.addEventListener("click", function (event) {
+  if (!event.target.closest("#grid .slot")) return;
+  probe.t0 = performance.now();
+  probe.version = document.getElementById("grid").dataset.version;
+}, true);
+new MutationObserver(function () {
+  var grid = document.getElementById("grid");
+  if (probe.t0 === null || !grid || grid.dataset.version === probe.version) return;
+  probe.times.push(performance.now() - probe.t0);
+  probe.t0 = null;
+}).observe(document, {childList: true, subtree: true});
+"""
+# The sizes of the last answer to a move, and its time from the request's start to the answer's last byte.
+LAST_MOVE_SIZES = """() => {
+  var moves = performance.getEntriesByType("resource").filter(e => /\\/move\\/$/.test(e.name));
+  var last = moves[moves.length - 1];
+  return last && last.responseEnd ? [last.encodedBodySize, last.decodedBodySize, last.responseEnd - last.startTime] : null;
+}"""
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
+
+
+def start_game(page, base: str, deal: int) -> None:
+    page.goto(f"{base}/deal/{deal}/")
+    page.locator("form[action$='/start/'] button[type=submit]").click()
+    page.wait_for_selector("#grid[data-version='0']", state="attached")
+
+
+def play(page, base: str, deal: int, moves: int, warmup: int) -> tuple[list[float], list[list[float]], bytes]:
+    """Click ``warmup + moves`` moves; return the measured times (ms), the answers' resource
+    timings (wire bytes, HTML bytes, ms to the last byte) and the last answer's HTML."""
+    sizes: list[list[float]] = []
+    answer = {}
+    page.on("response", lambda response: answer.update(body=response) if response.url.endswith("/move/") else None)
+    start_game(page, base, deal)
+    played = 0
+    while played < warmup + moves:
+        grid = page.locator("#grid")
+        if grid.get_attribute("data-status") != "playing":
+            deal += 1
+            start_game(page, base, deal)
+            continue
+        card = page.locator("#grid .slot.movable").first
+        if not card.count():
+            version = grid.get_attribute("data-version")
+            page.locator("#status button[formaction$='/shuffle/']").click()
+            page.wait_for_selector(f"#grid:not([data-version='{version}'])", state="attached")
+            continue
+        page.evaluate("performance.clearResourceTimings()")
+        before = page.evaluate("probe.times.length")
+        card.click()
+        page.wait_for_function(f"probe.times.length > {before}")
+        page.wait_for_function(f"({LAST_MOVE_SIZES})() !== null")
+        played += 1
+        if played > warmup:
+            sizes.append(page.evaluate(LAST_MOVE_SIZES))
+    times = page.evaluate("probe.times")[-moves:]
+    return times, sizes, answer["body"].body()
+
+
+def gzip_cost_us(html: bytes, runs: int = 500) -> float:
+    """Microseconds Django's compress_string (what GZipMiddleware calls) takes on ``html``, median."""
+    from django.utils.text import compress_string
+
+    samples = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        compress_string(html, max_random_bytes=100)
+        samples.append((time.perf_counter() - start) * 1e6)
+    return statistics.median(samples)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--moves", type=int, default=50, help="moves measured")
+    parser.add_argument("--warmup", type=int, default=5, help="moves played first, not measured")
+    parser.add_argument("--deal", type=int, default=1, help="the first deal played")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as folder, database(False, Path(folder)) as db_env:
+        tmp = Path(folder)
+        env = server_env(tmp, db_env)
+        manage(env, "migrate")
+        manage(env, "collectstatic", "--noinput")
+        with gunicorn(env, types.SimpleNamespace(workers=2, threads=1), tmp) as (port, _pid):
+            with sync_playwright() as playwright:
+                browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+                page = browser.new_page()
+                page.add_init_script(PROBE)
+                times, sizes, html = play(page, f"http://127.0.0.1:{port}", args.deal, args.moves, args.warmup)
+                browser.close()
+    wire, decoded, fetched = ([s[i] for s in sizes] for i in range(3))
+    median = statistics.median(times)
+    print(f"{len(times)} moves in Chromium against gunicorn (2 workers), SQLite, {args.warmup} unmeasured first")
+    print(f"click to board:  median {median:.1f} ms, p95 {percentile(times, 0.95):.1f} ms, "
+          f"max {max(times):.1f} ms  (target: median under {TARGET_MEDIAN_MS} ms: "
+          f"{'met' if median < TARGET_MEDIAN_MS else 'NOT met'})")
+    print(f"  of which the request to its answer's last byte: median {statistics.median(fetched):.1f} ms")
+    print(f"answer on the wire: median {statistics.median(wire):.0f} B, p95 {percentile(wire, 0.95):.0f} B, "
+          f"max {max(wire)} B  (target: at most {TARGET_WIRE_BYTES} B: "
+          f"{'met' if max(wire) <= TARGET_WIRE_BYTES else 'NOT met'})")
+    print(f"answer's HTML:      median {statistics.median(decoded):.0f} B, max {max(decoded)} B")
+    html = gzip.decompress(html) if html[:2] == b"\x1f\x8b" else html
+    print(f"gzip's server CPU per move: {gzip_cost_us(html):.0f} us (compress_string on a {len(html)}-byte answer, "
+          f"median of 500, {len(gzip.compress(html))} B gzipped)")
+    print(f"load average at the end: {' '.join(f'{x:.2f}' for x in os.getloadavg())} ({os.cpu_count()} cores)")
+
+
+if __name__ == "__main__":
+    main()
