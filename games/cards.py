@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, ngettext
 
 from games import engine
 
@@ -56,6 +56,23 @@ def line_words(line: str) -> list[str]:
     return words
 
 
+def step_words(kind: str, move: str, moves: int, shuffles_left: int) -> str:
+    """What one logged action did, in the active language, for a replay: ``kind`` and
+    ``move`` as the log keeps them (an undo's move is the one it takes back), ``moves`` and
+    ``shuffles_left`` the counters after it, so moves are numbered from 1 as the game
+    counts them (an undo is a move): "Move 12: Two of spades from row 2, column 9 to row 2,
+    column 1", "Move 13: undone, Two of spades back to row 2, column 9", "Shuffle: 2 left"."""
+    if kind == engine.ActionKind.MOVE:
+        return _("Move %(number)s: %(move)s") % {"number": moves, "move": line_words(move)[0]}
+    if kind == engine.ActionKind.UNDO:
+        taken = engine.Move.parse(move)
+        return _("Move %(number)s: undone, %(card)s back to row %(row)s, column %(col)s") % {
+            "number": moves, "card": card_name(taken.card), "row": taken.src[0] + 1, "col": taken.src[1] + 1}
+    if kind == engine.ActionKind.SHUFFLE:
+        return ngettext("Shuffle: %(left)s left", "Shuffle: %(left)s left", shuffles_left) % {"left": shuffles_left}
+    return _("Gave up")
+
+
 def card_name(token: str) -> str:
     """A card's name in the active language: "Seven of hearts"."""
     return _("%(rank)s of %(suit)s") % {"rank": RANK_NAMES[token[0]], "suit": SUIT_NAMES[token[1]]}
@@ -75,6 +92,7 @@ class SlotView(NamedTuple):
     over: bool = False  # the game is over: nothing can be clicked
     replay: bool = False  # a step of a replay: a picture, not a button
     hinted: str = ""  # "from": the card a hint moves; "to": the gap it goes to
+    moved: bool = False  # a replay's step: the card that step moved (or an undo put back)
 
     @property
     def name(self) -> str:
@@ -95,7 +113,8 @@ class SlotView(NamedTuple):
         hinted = f" hint-{self.hinted}" if self.hinted else ""
         if not self.card:
             return ("gap dead" if self.dead else "gap") + hinted
-        return "card" + " red" * (self.card[1] in "HD") + " locked" * self.locked + " movable" * self.movable + hinted
+        return ("card" + " red" * (self.card[1] in "HD") + " locked" * self.locked + " movable" * self.movable
+                + " moved" * self.moved + hinted)
 
     def drawing(self) -> dict:
         """What games/_slot.html draws, as plain values."""
