@@ -33,7 +33,7 @@ LOCKS = {
 
 def ensure_env(extras: str) -> None:
     """Create .venv and install the lock of ``extras`` (base or dev) unless that is already done."""
-    if sys.version_info < (3, 11):
+    if sys.version_info < (3, 11):  # noqa: UP036 - dev.py runs on any python3, before .venv exists
         sys.exit("Python 3.11 or newer is needed.")
     if not PYTHON.exists():
         subprocess.run([sys.executable, "-m", "venv", str(VENV)], check=True)

@@ -55,7 +55,7 @@ def _smtp(*, host: str, port: str | int | None, user: str, password: str, use_tl
     if not host:
         raise ImproperlyConfigured("Mail: the SMTP server's host name is missing.")
     try:
-        number = int(port) if port not in (None, "") else (587 if use_tls else 465 if use_ssl else 25)
+        number = int(port) if port is not None and port != "" else (587 if use_tls else 465 if use_ssl else 25)
     except ValueError:
         raise ImproperlyConfigured(f"Mail: the port {port!r} is not a number.") from None
     return Mail(host=host, port=number, user=user, password=password, use_tls=use_tls, use_ssl=use_ssl)
@@ -82,9 +82,12 @@ def mail_from_url(url: str) -> Mail:
     except ValueError:
         raise ImproperlyConfigured("DJANGO_EMAIL_URL: the port is not a number.") from None
     return _smtp(
-        host=parts.hostname or "", port=port,
-        user=unquote(parts.username or ""), password=unquote(parts.password or ""),
-        use_tls=_flag("tls", options.get("tls", "0")), use_ssl=_flag("ssl", options.get("ssl", "0")),
+        host=parts.hostname or "",
+        port=port,
+        user=unquote(parts.username or ""),
+        password=unquote(parts.password or ""),
+        use_tls=_flag("tls", options.get("tls", "0")),
+        use_ssl=_flag("ssl", options.get("ssl", "0")),
     )
 
 
@@ -98,8 +101,10 @@ def mail_settings(environ: Mapping[str, str], *, debug: bool) -> Mail:
         return mail_from_url(url)
     if host:
         return _smtp(
-            host=host, port=environ.get("EMAIL_PORT"),
-            user=environ.get("EMAIL_HOST_USER", ""), password=environ.get("EMAIL_HOST_PASSWORD", ""),
+            host=host,
+            port=environ.get("EMAIL_PORT"),
+            user=environ.get("EMAIL_HOST_USER", ""),
+            password=environ.get("EMAIL_HOST_PASSWORD", ""),
             use_tls=_flag("EMAIL_USE_TLS", environ.get("EMAIL_USE_TLS", "0")),
             use_ssl=_flag("EMAIL_USE_SSL", environ.get("EMAIL_USE_SSL", "0")),
         )

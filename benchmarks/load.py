@@ -84,7 +84,9 @@ GRID_RE = re.compile(
 )
 # The slots of cards that can move: their class list ends in "movable" (templates/games/_slot.html).
 # One tight pattern, since the client shares the server's cores and its CPU counts.
-MOVABLE_RE = re.compile(r'data-slot="([0-3]-\d{1,2})" data-card="\w\w" aria-label="[^"]*" class="slot card[^"]* movable"')
+MOVABLE_RE = re.compile(
+    r'data-slot="([0-3]-\d{1,2})" data-card="\w\w" aria-label="[^"]*" class="slot card[^"]* movable"'
+)
 
 
 # ---- the server
@@ -549,7 +551,8 @@ def main() -> None:
     if args.postgres and not available():
         sys.exit("PostgreSQL server programs (initdb, pg_ctl, postgres) not found")
     worker_kind = f"gthread x {args.threads} threads" if args.threads > 0 else "sync"
-    print(f"{args.players} {'signed-in' if args.accounts else 'guest'} players, {args.seconds:g} s per phase, {'PostgreSQL' if args.postgres else 'SQLite'}, "
+    print(f"{args.players} {'signed-in' if args.accounts else 'guest'} players, {args.seconds:g} s per phase, "
+          f"{'PostgreSQL' if args.postgres else 'SQLite'}, "
           f"gunicorn {args.workers} {worker_kind} workers, {args.clients} client processes, "
           f"{os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f}", flush=True)
     with tempfile.TemporaryDirectory(prefix="addiction-load-") as tmp_name:

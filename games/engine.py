@@ -132,6 +132,10 @@ class Move:
     card: str
     src: Slot
     dst: Slot
+    _c: int  # the card's code, and the indexes of its source and destination slots
+    _s: int
+    _d: int
+    _text: str
 
     def __new__(cls, card: str, src: Slot, dst: Slot) -> Move:
         code = _CODE_OF.get(card.upper()) if isinstance(card, str) else None
@@ -147,7 +151,7 @@ class Move:
             return known
         try:
             card, rest = text.strip().split(":")
-            src, dst = (tuple(int(n) for n in part.split("-")) for part in rest.split(">"))
+            src, dst = ((int(row), int(col)) for row, col in (part.split("-") for part in rest.split(">")))
             move = cls(card, src, dst)
         except (ValueError, TypeError, AttributeError) as error:
             raise InvalidNotation(f"not a move: {text!r} (expected like '7H:1-4>1-5')") from error
@@ -488,8 +492,8 @@ class Position:
 
 # Setting the slots through their descriptors skips the refusing __setattr__ at C speed.
 _new_position = object.__new__
-_set_layout = Position._layout.__set__
-_set_gaps = Position._gaps.__set__
+_set_layout = Position.__dict__["_layout"].__set__
+_set_gaps = Position.__dict__["_gaps"].__set__
 
 
 def _parse_layout(text: str) -> bytes:

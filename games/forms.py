@@ -49,7 +49,7 @@ class SignUpForm(UserCreationForm):
 
     email = forms.EmailField(label=_("Email (optional)"), required=False)
 
-    class Meta(UserCreationForm.Meta):
+    class Meta(UserCreationForm.Meta):  # type: ignore[name-defined]  # django-stubs does not declare it
         model = User
         fields = ("username", "email")
 

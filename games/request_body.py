@@ -60,7 +60,7 @@ def body_problem(request: HttpRequest) -> str:
     try:
         if request.content_type in FORMS:
             body = request.body
-            if request.content_type == MULTIPART and not _whole_multipart(body, request.content_params):
+            if request.content_type == MULTIPART and not _whole_multipart(body, request.content_params or {}):
                 return "multipart body without its boundary, or cut short"
         request.GET, request.POST  # noqa: B018
     except (BadRequest, SuspiciousOperation, MultiPartParserError) as error:

@@ -164,7 +164,7 @@ def _layout_of(position: Position) -> bytes:
     return bytes(_GAP if token is None else _CODE_OF[token] for row in position.rows() for token in row)
 
 
-def _runs(layout: bytes) -> tuple[int, int, int, int]:
+def _runs(layout: bytes) -> tuple[int, ...]:
     return tuple(_run(layout, r * COLS) for r in range(4))
 
 
@@ -182,7 +182,7 @@ def _run(layout: bytes, start: int) -> int:
 def _score(layout: bytes, runs) -> int:
     """How promising a position is: locked cards first, then the rows one move from growing."""
     ready = 0
-    for start, run in zip(_ROW_STARTS, runs):
+    for start, run in zip(_ROW_STARTS, runs, strict=True):
         if run == 12:
             continue
         card = layout[start + run]
@@ -224,18 +224,18 @@ def _explore(layout: bytes, budget: int, *, forced: bool) -> _Exploration:
             new[gap] = card
             new[src] = _GAP
             key = bytes(new)
-            seen = parents.get(key, False)
-            if seen is not False:
+            if key in parents:
+                seen = parents[key]
                 if seen is not None and seen[4] > depth:
                     parents[key] = (lay, card, src, gap, depth)
                 continue
             parents[key] = (lay, card, src, gap, depth)
             src_col, col = src % COLS, gap % COLS
             if src_col == 0 or col == runs[gap // COLS]:
-                child_runs = list(runs)
-                child_runs[src // COLS] = _run(key, src - src_col)
-                child_runs[gap // COLS] = _run(key, gap - col)
-                child_runs = tuple(child_runs)
+                changed = list(runs)
+                changed[src // COLS] = _run(key, src - src_col)
+                changed[gap // COLS] = _run(key, gap - col)
+                child_runs = tuple(changed)
                 if sum(child_runs) == _WON_LOCKED:
                     return _Exploration(parents, key, True, key, nodes, False)
             else:
@@ -248,8 +248,13 @@ def _explore(layout: bytes, budget: int, *, forced: bool) -> _Exploration:
             children.append((score, key, child_runs, depth))
         children.sort()
         stack.extend((key, child_runs, depth) for _, key, child_runs, depth in children)
-    nearest = min(best, key=lambda key: parents[key][4] if parents[key] else 0)
+    nearest = min(best, key=lambda key: _depth(parents[key]))
     return _Exploration(parents, nearest, best_locked > start_locked, None, nodes, not stack)
+
+
+def _depth(parent: tuple | None) -> int:
+    """How many moves from the start a position of the search was reached in (0 for the start)."""
+    return parent[4] if parent else 0
 
 
 def _moves(layout: bytes, runs, forced: bool) -> list[tuple[int, int, int]]:

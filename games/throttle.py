@@ -27,7 +27,8 @@ def address_failures(request: HttpRequest) -> int:
     A user name's failures count until the cool-off passes without another from this address.
     """
     attempts = AccessAttempt.objects.filter(
-        ip_address=request.axes_ip_address, attempt_time__gte=get_cool_off_threshold(request)
+        ip_address=request.axes_ip_address,  # type: ignore[attr-defined]  # axes' middleware sets it
+        attempt_time__gte=get_cool_off_threshold(request)
     )
     return attempts.aggregate(total=Sum("failures_since_start"))["total"] or 0
 
@@ -55,7 +56,7 @@ class AddressLockHandler(AxesDatabaseHandler):
 def lockout_response(request: HttpRequest, original_response=None, credentials=None) -> HttpResponse:
     """axes' lockout page, saying which lock holds: the address's, or this user name's from it."""
     context = {"address_locked": address_locked(request)}
-    return render(request, "registration/locked_out.html", context, status=settings.AXES_HTTP_RESPONSE_CODE)
+    return render(request, "registration/locked_out.html", context, status=settings.AXES_HTTP_RESPONSE_CODE)  # type: ignore[misc]  # axes' default
 
 
 # Sign-ups are counted in Django's default cache.  That is LocMemCache, one per process: with

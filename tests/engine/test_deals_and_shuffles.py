@@ -83,7 +83,7 @@ def ref_shuffle(text, seed):
     cards = [tokens[i] for i in free if tokens[i] != "--"] + ["AS", "AH", "AD", "AC"]
     cards.sort(key=DECK.index)
     ref_fisher_yates(cards, ref_splitmix64(seed))
-    for i, card in zip(free, cards):
+    for i, card in zip(free, cards, strict=True):
         tokens[i] = "--" if card[0] == "A" else card
     return ref_text(tokens)
 

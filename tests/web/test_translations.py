@@ -40,7 +40,8 @@ GAME = {  # a new game has 3 shuffles left: the plural forms of both strings
 CARD_LABEL = {
     "it": r"^(Due|Tre|Quattro|Cinque|Sei|Sette|Otto|Nove|Dieci|Fante|Donna|Re) di (picche|cuori|quadri|fiori), "
           r"riga 1, colonna 1, (si può spostare|al suo posto|non si può spostare)$",
-    "es": r"^(Dos|Tres|Cuatro|Cinco|Seis|Siete|Ocho|Nueve|Diez|Jota|Reina|Rey) de (picas|corazones|diamantes|tréboles), "
+    "es": r"^(Dos|Tres|Cuatro|Cinco|Seis|Siete|Ocho|Nueve|Diez|Jota|Reina|Rey) "
+          r"de (picas|corazones|diamantes|tréboles), "
           r"fila 1, columna 1, (se puede mover|en su sitio|no se puede mover)$",
     "nl": r"^(Schoppen|Harten|Ruiten|Klaveren) (twee|drie|vier|vijf|zes|zeven|acht|negen|tien|boer|vrouw|heer), "
           r"rij 1, kolom 1, (kan verplaatst worden|op zijn plaats|kan niet verplaatst worden)$",

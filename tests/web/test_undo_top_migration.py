@@ -46,7 +46,8 @@ def test_the_log_gets_the_undo_tops_and_going_back_gives_the_history_again(at_00
 
     apps = migrate(AFTER)
     Game, Action = apps.get_model("games", "Game"), apps.get_model("games", "Action")
-    assert list(Action.objects.filter(game_id=game.pk).order_by("number").values_list("undo_top", flat=True)) == UNDO_TOPS
+    undo_tops = Action.objects.filter(game_id=game.pk).order_by("number").values_list("undo_top", flat=True)
+    assert list(undo_tops) == UNDO_TOPS
     assert Game.objects.get(pk=game.pk).undo_top == 6  # action 6 played 4C, the history's one move
     assert Game.objects.get(pk=untouched.pk).undo_top == 0
 
