@@ -88,31 +88,54 @@ def email_change_confirm(token: str) -> EmailChange:
 
 def _account(user: User) -> dict:
     return {
-        "username": user.get_username(), "email": user.email,
-        "date_joined": user.date_joined, "last_login": user.last_login,
+        "username": user.get_username(),
+        "email": user.email,
+        "date_joined": user.date_joined,
+        "last_login": user.last_login,
     }
 
 
 def _game(game: Game) -> dict:
     # Never the seed: an unfinished game's must stay secret, and a finished one's is on its verify page.
     return {
-        "id": game.pk, "deal_number": game.deal_number, "status": game.status, "resigned": game.resigned,
-        "moves": game.moves, "shuffles_used": game.shuffles_used, "position": game.position,
-        "elapsed_ms": game.elapsed_ms, "ranked": game.ranked, "assisted": game.assisted,
-        "verdict": game.verdict, "seed_sha256": game.seed_sha256,
-        "created_at": game.created_at, "started_at": game.started_at,
-        "last_action_at": game.last_action_at, "finished_at": game.finished_at,
+        "id": game.pk,
+        "deal_number": game.deal_number,
+        "status": game.status,
+        "resigned": game.resigned,
+        "moves": game.moves,
+        "shuffles_used": game.shuffles_used,
+        "position": game.position,
+        "elapsed_ms": game.elapsed_ms,
+        "ranked": game.ranked,
+        "assisted": game.assisted,
+        "verdict": game.verdict,
+        "seed_sha256": game.seed_sha256,
+        "created_at": game.created_at,
+        "started_at": game.started_at,
+        "last_action_at": game.last_action_at,
+        "finished_at": game.finished_at,
         "actions": [
-            {"number": action.number, "kind": action.kind, "move": action.move,
-             "elapsed_ms": action.elapsed_ms, "created_at": action.created_at}
+            {
+                "number": action.number,
+                "kind": action.kind,
+                "move": action.move,
+                "elapsed_ms": action.elapsed_ms,
+                "created_at": action.created_at,
+            }
             for action in game.actions.all()
         ],
     }
 
 
 def _board_entry(entry: BoardEntry) -> dict:
-    return {"board": entry.board, "scope": entry.scope, "game": entry.game_id,
-            "first": entry.first, "second": entry.second, "finished_at": entry.finished_at}
+    return {
+        "board": entry.board,
+        "scope": entry.scope,
+        "game": entry.game_id,
+        "first": entry.first,
+        "second": entry.second,
+        "finished_at": entry.finished_at,
+    }
 
 
 def account_data(user: User) -> Iterator[str]:
@@ -120,9 +143,13 @@ def account_data(user: User) -> Iterator[str]:
     every board entry.  Games are read GAMES_PER_QUERY at a time, so memory stays bounded."""
     encode = DjangoJSONEncoder().encode
     yield '{"format": %s, "exported_at": %s, "account": %s, "games": [' % (
-        encode(DATA_FORMAT), encode(timezone.now()), encode(_account(user)))
+        encode(DATA_FORMAT),
+        encode(timezone.now()),
+        encode(_account(user)),
+    )
     games = (
-        Game.objects.filter(owner=user).order_by("pk")
+        Game.objects.filter(owner=user)
+        .order_by("pk")
         .prefetch_related(Prefetch("actions", queryset=Action.objects.order_by("number")))
     )
     for index, game in enumerate(games.iterator(chunk_size=GAMES_PER_QUERY)):
@@ -149,5 +176,6 @@ def account_delete(*, user: User) -> None:
         entries = BoardEntry.objects.filter(user=user).count()
         user_id, username = user.pk, user.get_username()
         user.delete()
-    logger.info("account %s (%s) deleted by its player, with %d games and %d board entries",
-                user_id, username, games, entries)
+    logger.info(
+        "account %s (%s) deleted by its player, with %d games and %d board entries", user_id, username, games, entries
+    )

@@ -4,11 +4,13 @@ own views (password reset only told which templates to mail)."""
 
 import logging
 import smtplib
+from typing import cast
 
 from django.conf import settings
 from django.contrib.auth import login, logout
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.models import User
 from django.core.mail import send_mail
 from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
 from django.shortcuts import redirect, render
@@ -19,11 +21,18 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_safe
 
 from games.accounts import (
-    EmailChangeRefused, account_data, account_data_filename, account_delete, email_change_confirm,
-    email_change_max_age, email_change_read, email_change_token,
+    EmailChangeRefused,
+    account_data,
+    account_data_filename,
+    account_delete,
+    email_change_confirm,
+    email_change_max_age,
+    email_change_read,
+    email_change_token,
 )
 from games.forms import EmailChangeForm, PasswordConfirmForm, SignUpForm
 from games.ownership import GUEST_COOKIE
+from games.signals import SIGNING_UP
 from games.throttle import signup_allowed, signup_counted
 from games.views import MARK_MOVABLE_COOKIE
 
@@ -45,6 +54,7 @@ def signup(request: HttpRequest) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         user = form.save()
         signup_counted(request)
+        setattr(request, SIGNING_UP, True)  # the next page welcomes the player (games/signals.py)
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         return redirect("games:my_games")
     return render(request, "registration/signup.html", {"form": form}, status=400 if form.errors else 200)
@@ -75,11 +85,17 @@ def account(request: HttpRequest) -> HttpResponse:
     return render(request, "registration/account.html")
 
 
+def _player(request: HttpRequest) -> User:
+    """The signed-in player, in a view behind ``login_required``."""
+    return cast(User, request.user)
+
+
 def _mail_email_change(request: HttpRequest, new_email: str) -> bool:
     """Mail the confirmation link to ``new_email``; False if the mail server would not take it."""
-    token = email_change_token(user=request.user, new_email=new_email)
+    token = email_change_token(user=_player(request), new_email=new_email)
     context = {
-        "user": request.user, "new_email": new_email,
+        "user": request.user,
+        "new_email": new_email,
         "link": request.build_absolute_uri(reverse("games:email_change_confirm", args=[token])),
         "valid_days": email_change_max_age() // (24 * 60 * 60),
     }
@@ -125,8 +141,9 @@ def email_change_confirm_page(request: HttpRequest, token: str) -> HttpResponse:
 @never_cache
 def account_data_download(request: HttpRequest) -> StreamingHttpResponse:
     """The player's data as a JSON file: account, games with their logs, board entries."""
-    response = StreamingHttpResponse(account_data(request.user), content_type="application/json")
-    response["Content-Disposition"] = content_disposition_header(True, account_data_filename(request.user))
+    player = _player(request)
+    response = StreamingHttpResponse(account_data(player), content_type="application/json")
+    response["Content-Disposition"] = content_disposition_header(True, account_data_filename(player)) or "attachment"
     return response
 
 
@@ -136,9 +153,9 @@ def account_delete_page(request: HttpRequest) -> HttpResponse:
     """Delete the account, its games and board entries, once the password is given; then signed out."""
     form = PasswordConfirmForm(request.POST if request.method == "POST" else None, request=request)
     if form.is_valid():
-        user = request.user
+        player = _player(request)
         logout(request)
-        account_delete(user=user)
+        account_delete(user=player)
         return render(request, "registration/account_deleted.html")
     return render(request, "registration/account_delete.html", {"form": form}, status=400 if form.errors else 200)
 
@@ -147,16 +164,22 @@ def account_delete_page(request: HttpRequest) -> HttpResponse:
 def privacy(request: HttpRequest) -> HttpResponse:
     """What the site keeps, for how long (read from the settings), and how to take it away."""
     day = 24 * 60 * 60
-    return render(request, "games/privacy.html", {
-        "session_cookie": settings.SESSION_COOKIE_NAME, "csrf_cookie": settings.CSRF_COOKIE_NAME,
-        "language_cookie": settings.LANGUAGE_COOKIE_NAME, "guest_cookie": GUEST_COOKIE,
-        "mark_movable_cookie": MARK_MOVABLE_COOKIE,
-        "session_days": settings.SESSION_COOKIE_AGE // day,
-        "csrf_days": settings.CSRF_COOKIE_AGE // day,
-        "language_days": settings.LANGUAGE_COOKIE_AGE // day if settings.LANGUAGE_COOKIE_AGE else None,
-        "guest_unplayed_days": settings.ADDICTION_GUEST_UNPLAYED_DAYS,
-        "guest_idle_days": settings.ADDICTION_GUEST_IDLE_DAYS,
-        "login_record_days": settings.ADDICTION_LOGIN_RECORD_DAYS,
-        "lock_minutes": int(settings.AXES_COOLOFF_TIME.total_seconds() // 60),
-        "link_days": settings.PASSWORD_RESET_TIMEOUT // day,
-    })
+    return render(
+        request,
+        "games/privacy.html",
+        {
+            "session_cookie": settings.SESSION_COOKIE_NAME,
+            "csrf_cookie": settings.CSRF_COOKIE_NAME,
+            "language_cookie": settings.LANGUAGE_COOKIE_NAME,
+            "guest_cookie": GUEST_COOKIE,
+            "mark_movable_cookie": MARK_MOVABLE_COOKIE,
+            "session_days": settings.SESSION_COOKIE_AGE // day,
+            "csrf_days": settings.CSRF_COOKIE_AGE // day,
+            "language_days": settings.LANGUAGE_COOKIE_AGE // day if settings.LANGUAGE_COOKIE_AGE else None,
+            "guest_unplayed_days": settings.ADDICTION_GUEST_UNPLAYED_DAYS,
+            "guest_idle_days": settings.ADDICTION_GUEST_IDLE_DAYS,
+            "login_record_days": settings.ADDICTION_LOGIN_RECORD_DAYS,
+            "lock_minutes": int(settings.AXES_COOLOFF_TIME.total_seconds() // 60),
+            "link_days": settings.PASSWORD_RESET_TIMEOUT // day,
+        },
+    )

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import logging
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 import pytest
 from axes.models import AccessAttempt
@@ -25,7 +25,7 @@ from tests.web.winning import quick_win, recorded_win, user_owner
 pytestmark = pytest.mark.django_db
 
 PASSWORD = "plum-orchard-lantern-42"
-START = datetime(2026, 11, 2, 9, 0, tzinfo=timezone.utc)
+START = datetime(2026, 11, 2, 9, 0, tzinfo=UTC)
 
 
 def a_player(name: str, *, deal_number: int) -> User:
@@ -57,8 +57,11 @@ def ada_client(client, ada) -> Client:
 
 def holdings(user: User) -> tuple[int, int, int]:
     """How many games, logged actions and board entries ``user`` has."""
-    return (Game.objects.filter(owner=user).count(), Action.objects.filter(game__owner=user).count(),
-            BoardEntry.objects.filter(user=user).count())
+    return (
+        Game.objects.filter(owner=user).count(),
+        Action.objects.filter(game__owner=user).count(),
+        BoardEntry.objects.filter(user=user).count(),
+    )
 
 
 # --------------------------------------------------------------------------- the account page
@@ -103,12 +106,17 @@ def test_the_download_holds_the_account_its_games_with_their_logs_and_its_board_
     for exported in data["games"]:
         game = games[exported["id"]]
         assert (exported["deal_number"], exported["status"], exported["moves"], exported["elapsed_ms"]) == (
-            game.deal_number, game.status, game.moves, game.elapsed_ms)
+            game.deal_number,
+            game.status,
+            game.moves,
+            game.elapsed_ms,
+        )
         log = list(game.actions.order_by("number").values_list("number", "kind", "move"))
         assert [(action["number"], action["kind"], action["move"]) for action in exported["actions"]] == log
         assert log
     assert {(entry["board"], entry["scope"], entry["game"]) for entry in data["board_entries"]} == set(
-        BoardEntry.objects.filter(user=ada).values_list("board", "scope", "game_id"))
+        BoardEntry.objects.filter(user=ada).values_list("board", "scope", "game_id")
+    )
     assert data["board_entries"]
 
 
@@ -216,7 +224,12 @@ def test_the_privacy_page_names_each_cookie_and_each_duration_from_the_settings(
     assert response.status_code == 200
     page = parse_html(response)
     assert {code.text for code in page.find_all("code")} == {
-        "sessionid", "csrftoken", "addiction_guest", "addiction_mark_movable", "django_language"}
+        "sessionid",
+        "csrftoken",
+        "addiction_guest",
+        "addiction_mark_movable",
+        "django_language",
+    }
     text = text_of(response)
     assert "deleted after 12 days" in text and "deleted 90 days after they were last played" in text
     assert "30 minutes after the last failure" in text

@@ -163,13 +163,16 @@ def test_a_player_without_an_address_can_add_one(ada_client, ada, mailoutbox):
     assert ada.email == "ada@example.net"
 
 
-@pytest.mark.parametrize(("data", "field", "error"), [
-    ({"email": "lovelace@example.org", "password": "not-my-password"}, "password", "That is not your password."),
-    ({"email": "ADA@example.org", "password": PASSWORD}, "email", "That is already your address."),
-    ({"email": "not an address", "password": PASSWORD}, "email", "Enter a valid email address."),
-    ({"email": "", "password": PASSWORD}, "email", "This field is required."),
-    ({"email": "lovelace@example.org", "password": ""}, "password", "This field is required."),
-])
+@pytest.mark.parametrize(
+    ("data", "field", "error"),
+    [
+        ({"email": "lovelace@example.org", "password": "not-my-password"}, "password", "That is not your password."),
+        ({"email": "ADA@example.org", "password": PASSWORD}, "email", "That is already your address."),
+        ({"email": "not an address", "password": PASSWORD}, "email", "Enter a valid email address."),
+        ({"email": "", "password": PASSWORD}, "email", "This field is required."),
+        ({"email": "lovelace@example.org", "password": ""}, "password", "This field is required."),
+    ],
+)
 def test_a_refused_address_change_mails_nothing(ada_client, ada, mailoutbox, data, field, error):
     response = ada_client.post("/accounts/email/", data)
     assert response.status_code == 400
@@ -238,7 +241,12 @@ def test_a_mail_server_that_refuses_gets_a_page_saying_so(ada_client, ada, monke
 
 def test_a_mail_url_names_the_smtp_server():
     assert mail_from_url("smtp://ada:p%40ss%3Aword@mail.example.org:2525?tls=1") == Mail(
-        backend=SMTP, host="mail.example.org", port=2525, user="ada", password="p@ss:word", use_tls=True,
+        backend=SMTP,
+        host="mail.example.org",
+        port=2525,
+        user="ada",
+        password="p@ss:word",
+        use_tls=True,
     )
     assert mail_from_url("smtp://mail.example.org?ssl=1").port == 465
     assert mail_from_url("smtp://mail.example.org?tls=yes").port == 587
@@ -246,10 +254,18 @@ def test_a_mail_url_names_the_smtp_server():
     assert mail_from_url("console:") == Mail(backend=CONSOLE)
 
 
-@pytest.mark.parametrize("url", [
-    "smtps://mail.example.org", "http://mail.example.org", "smtp://", "smtp://mail.example.org?tls=1&ssl=1",
-    "smtp://mail.example.org?tsl=1", "smtp://mail.example.org?tls=maybe", "smtp://mail.example.org:port",
-])
+@pytest.mark.parametrize(
+    "url",
+    [
+        "smtps://mail.example.org",
+        "http://mail.example.org",
+        "smtp://",
+        "smtp://mail.example.org?tls=1&ssl=1",
+        "smtp://mail.example.org?tsl=1",
+        "smtp://mail.example.org?tls=maybe",
+        "smtp://mail.example.org:port",
+    ],
+)
 def test_a_mail_url_that_cannot_be_read_is_refused(url):
     with pytest.raises(ImproperlyConfigured):
         mail_from_url(url)
@@ -259,22 +275,39 @@ def test_mail_settings_come_from_the_url_or_djangos_variables_never_both():
     assert mail_settings({}, debug=True) == Mail(backend=CONSOLE)
     assert mail_settings({}, debug=False).configured is False
     assert mail_settings({"DJANGO_EMAIL_URL": "console:"}, debug=False) == Mail(backend=CONSOLE)
-    assert mail_settings({
-        "EMAIL_HOST": "mail.example.org", "EMAIL_HOST_USER": "ada", "EMAIL_HOST_PASSWORD": "secret",
-        "EMAIL_USE_TLS": "1",
-    }, debug=True) == Mail(host="mail.example.org", port=587, user="ada", password="secret", use_tls=True)
+    assert mail_settings(
+        {
+            "EMAIL_HOST": "mail.example.org",
+            "EMAIL_HOST_USER": "ada",
+            "EMAIL_HOST_PASSWORD": "secret",
+            "EMAIL_USE_TLS": "1",
+        },
+        debug=True,
+    ) == Mail(host="mail.example.org", port=587, user="ada", password="secret", use_tls=True)
     with pytest.raises(ImproperlyConfigured):
         mail_settings({"DJANGO_EMAIL_URL": "console:", "EMAIL_HOST": "mail.example.org"}, debug=False)
 
 
 def test_the_settings_module_reads_the_mail_url():
     env = {key: value for key, value in os.environ.items() if not key.startswith(("DJANGO_", "EMAIL_"))}
-    env.update(DJANGO_SETTINGS_MODULE="addiction_site.settings", DJANGO_SECRET_KEY="x" * 60,
-               DJANGO_EMAIL_URL="smtp://ada:secret@mail.example.org?tls=1", DEFAULT_FROM_EMAIL="play@example.org")
-    code = ("from django.conf import settings as s; "
-            "print(s.EMAIL_BACKEND, s.EMAIL_HOST, s.EMAIL_PORT, s.EMAIL_USE_TLS, s.DEFAULT_FROM_EMAIL, "
-            "s.ADDICTION_MAIL_CONFIGURED)")
-    result = subprocess.run([sys.executable, "-c", f"import django; django.setup(); {code}"], cwd=ROOT, env=env,
-                            capture_output=True, text=True, timeout=60)
+    env.update(
+        DJANGO_SETTINGS_MODULE="addiction_site.settings",
+        DJANGO_SECRET_KEY="x" * 60,
+        DJANGO_EMAIL_URL="smtp://ada:secret@mail.example.org?tls=1",
+        DEFAULT_FROM_EMAIL="play@example.org",
+    )
+    code = (
+        "from django.conf import settings as s; "
+        "print(s.EMAIL_BACKEND, s.EMAIL_HOST, s.EMAIL_PORT, s.EMAIL_USE_TLS, s.DEFAULT_FROM_EMAIL, "
+        "s.ADDICTION_MAIL_CONFIGURED)"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", f"import django; django.setup(); {code}"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert result.returncode == 0, result.stderr
     assert result.stdout.split() == [SMTP, "mail.example.org", "587", "True", "play@example.org", "True"]
