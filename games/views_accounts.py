@@ -33,7 +33,7 @@ from games.accounts import (
 from games.forms import EmailChangeForm, PasswordConfirmForm, SignUpForm
 from games.ownership import GUEST_COOKIE
 from games.signals import SIGNING_UP
-from games.throttle import signup_allowed, signup_counted
+from games.throttle import password_reset_allowed, password_reset_counted, signup_allowed, signup_counted
 from games.views import MARK_MOVABLE_COOKIE
 
 logger = logging.getLogger("games.accounts")
@@ -75,6 +75,13 @@ class PasswordResetView(auth_views.PasswordResetView):
         if not settings.ADDICTION_MAIL_CONFIGURED:
             return mail_not_configured(request)
         return super().dispatch(request, *args, **kwargs)
+
+    def form_valid(self, form):
+        """Mail the link, unless this address has asked for its hour's share of them (429)."""
+        if not password_reset_allowed(self.request):
+            return self.render_to_response(self.get_context_data(form=form, throttled=True), status=429)
+        password_reset_counted(self.request)
+        return super().form_valid(form)
 
 
 @login_required
