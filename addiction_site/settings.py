@@ -15,6 +15,7 @@ Environment variables (see README, "Deploy"):
   ADDICTION_LOGIN_FAILURE_LIMIT, ADDICTION_LOGIN_COOLOFF_MINUTES  the login lock.
   ADDICTION_LOGIN_ADDRESS_FAILURE_LIMIT  failed logins from one address, any user names, that lock it.
   ADDICTION_SIGNUPS_PER_HOUR  accounts one address may create in an hour.
+  ADDICTION_PASSWORD_RESETS_PER_HOUR  password reset mails one address may ask for in an hour.
   ADDICTION_GUEST_UNPLAYED_DAYS, ADDICTION_GUEST_IDLE_DAYS, ADDICTION_LOGIN_RECORD_DAYS  the
       ages after which `manage.py housekeeping` removes guests' games never played (1), guests'
       games untouched (365), and django-axes' login records (30).
@@ -266,6 +267,8 @@ AXES_USERNAME_CALLABLE = axes_username
 # Accounts one address may create in any hour (games/throttle.py), counted in the default
 # cache: per process with LocMemCache, for the whole site with a shared cache.
 ADDICTION_SIGNUPS_PER_HOUR = int(os.environ.get("ADDICTION_SIGNUPS_PER_HOUR", "10"))
+# Password reset mails one address may ask for in any hour, counted the same way.
+ADDICTION_PASSWORD_RESETS_PER_HOUR = int(os.environ.get("ADDICTION_PASSWORD_RESETS_PER_HOUR", "5"))
 
 # What `manage.py housekeeping` (hourly from cron, see README) removes, by age in days: guests'
 # games never played, guests' games untouched (last action, or creation), finished or not, and

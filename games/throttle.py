@@ -18,7 +18,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils import timezone
 
-SIGNUP_WINDOW = timedelta(hours=1)
+WINDOW = timedelta(hours=1)  # sign-ups and password resets are counted over the last hour
 
 
 def address_failures(request: HttpRequest) -> int:
@@ -59,28 +59,43 @@ def lockout_response(request: HttpRequest, original_response=None, credentials=N
     return render(request, "registration/locked_out.html", context, status=settings.AXES_HTTP_RESPONSE_CODE)  # type: ignore[misc]  # axes' default
 
 
-# Sign-ups are counted in Django's default cache.  That is LocMemCache, one per process: with
-# several processes or servers, each allows ADDICTION_SIGNUPS_PER_HOUR; a shared cache (Redis,
-# Memcached) in CACHES would make the limit one for the whole site.
+# Sign-ups and password reset mails are counted in Django's default cache.  That is
+# LocMemCache, one per process: with several processes or servers, each allows its share
+# (ADDICTION_SIGNUPS_PER_HOUR, ADDICTION_PASSWORD_RESETS_PER_HOUR); a shared cache (Redis,
+# Memcached) in CACHES would make each limit one for the whole site.
 
 
-def _signup_key(request: HttpRequest) -> str:
+def _address_key(kind: str, request: HttpRequest) -> str:
     # The address as the login lock sees it (behind our proxies, the player's own).
     address = settings.AXES_CLIENT_IP_CALLABLE(request) or ""
-    return "signups:" + sha256(address.encode()).hexdigest()
+    return f"{kind}:" + sha256(address.encode()).hexdigest()
 
 
-def _recent_signups(key: str) -> list[float]:
-    since = (timezone.now() - SIGNUP_WINDOW).timestamp()
+def _recent(key: str) -> list[float]:
+    since = (timezone.now() - WINDOW).timestamp()
     return [at for at in cache.get(key, []) if at > since]
+
+
+def _counted(key: str) -> None:
+    cache.set(key, [*_recent(key), timezone.now().timestamp()], WINDOW.total_seconds())
 
 
 def signup_allowed(request: HttpRequest) -> bool:
     """Whether the request's address has created fewer accounts than allowed in the last hour."""
-    return len(_recent_signups(_signup_key(request))) < settings.ADDICTION_SIGNUPS_PER_HOUR
+    return len(_recent(_address_key("signups", request))) < settings.ADDICTION_SIGNUPS_PER_HOUR
 
 
 def signup_counted(request: HttpRequest) -> None:
     """Count an account just created from the request's address."""
-    key = _signup_key(request)
-    cache.set(key, [*_recent_signups(key), timezone.now().timestamp()], SIGNUP_WINDOW.total_seconds())
+    _counted(_address_key("signups", request))
+
+
+def password_reset_allowed(request: HttpRequest) -> bool:
+    """Whether the request's address has asked for fewer password reset mails than allowed in the
+    last hour: nobody can make the site flood a mailbox, whatever addresses they give."""
+    return len(_recent(_address_key("resets", request))) < settings.ADDICTION_PASSWORD_RESETS_PER_HOUR
+
+
+def password_reset_counted(request: HttpRequest) -> None:
+    """Count a password reset asked for from the request's address (mailed or not, alike)."""
+    _counted(_address_key("resets", request))

@@ -116,6 +116,19 @@ def test_without_mail_settings_the_reset_page_says_so_and_mails_nothing(client, 
     assert mailoutbox == []
 
 
+def test_one_address_asks_for_only_so_many_reset_mails_an_hour(ada, mailoutbox, settings):
+    settings.ADDICTION_PASSWORD_RESETS_PER_HOUR = 3
+    home, elsewhere = Client(REMOTE_ADDR="198.51.100.7"), Client(REMOTE_ADDR="203.0.113.9")
+    answers = [reset_password(home, address).status_code for address in ("ada@example.org", "x@example.org") * 2]
+    assert answers == [302, 302, 302, 429]  # unknown addresses count too: the answer tells nothing
+    assert len(mailoutbox) == 2
+    refused = reset_password(home, "ada@example.org")
+    assert refused.status_code == 429 and "Too many password resets" in text_of(refused)
+    assert len(mailoutbox) == 2
+    assert reset_password(elsewhere, "ada@example.org").status_code == 302
+    assert len(mailoutbox) == 3
+
+
 # --------------------------------------------------------------------------- address change
 
 
