@@ -276,6 +276,9 @@ PAGE_PATHS = [
     ("/accounts/password/", "page"), ("/accounts/password/done/", "page"), ("/i18n/setlang/", "page"),
     ("/admin/", "page"), ("/admin/login/", "login"), ("/admin/auth/user/", "page"),
     ("/admin/auth/user/{id}/change/", "page"), ("/admin/axes/accessattempt/", "page"),
+    ("/accounts/", "page"), ("/accounts/email/", "page"), ("/accounts/email/confirm/{name}/", "page"),
+    ("/accounts/data/", "page"), ("/accounts/delete/", "page"), ("/accounts/password/reset/", "page"),
+    ("/accounts/password/reset/{name}/{name}/", "page"), ("/privacy/", "page"),
 ]
 QUERY_KEYS = st.one_of(
     st.sampled_from(["board", "period", "page", "next", "slot", "version", "deal_number", "on", "language"]),
