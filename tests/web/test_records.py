@@ -356,10 +356,10 @@ def test_a_new_players_profile_is_empty_but_there(client):
     assert not parse_html(response).find_all("svg") and "No won game yet." in text_of(response)
 
 
-def test_only_the_player_sees_change_password_on_their_profile(client):
+def test_only_the_player_sees_the_link_to_their_account_on_their_profile(client):
     ada = account("ada")
-    assert not parse_html(client.get("/players/ada/")).find_all("a", href="/accounts/password/")
-    assert parse_html(logged_in(ada).get("/players/ada/")).find_all("a", href="/accounts/password/")
+    assert not parse_html(client.get("/players/ada/")).find("main").find_all("a", href="/accounts/")
+    assert parse_html(logged_in(ada).get("/players/ada/")).find("main").find_all("a", href="/accounts/")
 
 
 def test_unknown_and_inactive_players_have_no_profile(client):
