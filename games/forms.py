@@ -47,7 +47,11 @@ class MoveForm(ActionForm):
 class SignUpForm(UserCreationForm):
     """Django's sign-up form (its validators and password hashing), with an optional email."""
 
-    email = forms.EmailField(label=_("Email (optional)"), required=False)
+    email = forms.EmailField(
+        label=_("Email (optional)"),
+        required=False,
+        help_text=_("Only to mail you a link if you forget your password: without one, that loses the account."),
+    )
 
     class Meta(UserCreationForm.Meta):  # type: ignore[name-defined]  # django-stubs does not declare it
         model = User
