@@ -1,0 +1,33 @@
+"""gunicorn's settings for the site: ``gunicorn --config deploy/gunicorn.conf.py addiction_site.wsgi``.
+
+The README's deploy steps, the systemd unit, the Dockerfile and the cluster benchmark all start
+gunicorn with this file; the environment chooses the address and the size (README, "Deploy").
+"""
+
+import multiprocessing
+import os
+from pathlib import Path
+
+# The checkout: gunicorn imports addiction_site.wsgi from there, whatever folder it started in.
+chdir = str(Path(__file__).resolve().parent.parent)
+
+# Loopback or a unix socket ("unix:/run/addiction/gunicorn.sock"), never an address the world
+# reaches: with ADDICTION_PROXY_HOPS >= 1 the site believes the X-Forwarded-* headers, which
+# only the proxy in front may write.  Several addresses are separated by commas.
+bind = os.environ.get("ADDICTION_BIND", "127.0.0.1:8000").split(",")
+
+# gthread workers: a worker process per core, each with a thread or two (benchmarks/README.md).
+workers = int(os.environ.get("ADDICTION_WORKERS", str(multiprocessing.cpu_count())))
+worker_class = "gthread"
+threads = int(os.environ.get("ADDICTION_THREADS", "2"))
+# A request that takes longer than this is a stuck worker: it is killed and restarted.
+timeout = 30
+graceful_timeout = 20
+# nginx keeps its connections to gunicorn open between requests (deploy/nginx.conf, keepalive).
+keepalive = 30
+
+# One line a request: who (the proxy, then X-Forwarded-For), what, the answer, its size and its
+# time in milliseconds.  "-" is standard output (the journal under systemd, docker logs).
+accesslog = os.environ.get("ADDICTION_ACCESS_LOG", "-")
+access_log_format = '%(h)s "%({x-forwarded-for}i)s" %(t)s "%(r)s" %(s)s %(B)s %(M)sms "%(a)s"'
+errorlog = "-"
