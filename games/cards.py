@@ -73,6 +73,24 @@ def step_words(kind: str, move: str, moves: int, shuffles_left: int) -> str:
     return _("Gave up")
 
 
+def said_words(kind: str, move: str, shuffles_left: int) -> str:
+    """What an action just did, in the active language, for the live region of the table
+    (a screen reader says it after each action): "Seven of hearts to row 2, column 5",
+    "Undone: Seven of hearts back to row 2, column 9", "Shuffled: 2 left"; "" for giving up,
+    which the result says."""
+    if kind == engine.ActionKind.MOVE:
+        played = engine.Move.parse(move)
+        return _("%(card)s to row %(row)s, column %(col)s") % {
+            "card": card_name(played.card), "row": played.dst[0] + 1, "col": played.dst[1] + 1}
+    if kind == engine.ActionKind.UNDO:
+        taken = engine.Move.parse(move)
+        return _("Undone: %(card)s back to row %(row)s, column %(col)s") % {
+            "card": card_name(taken.card), "row": taken.src[0] + 1, "col": taken.src[1] + 1}
+    if kind == engine.ActionKind.SHUFFLE:
+        return ngettext("Shuffled: %(left)s left", "Shuffled: %(left)s left", shuffles_left) % {"left": shuffles_left}
+    return ""
+
+
 def card_name(token: str) -> str:
     """A card's name in the active language: "Seven of hearts"."""
     return _("%(rank)s of %(suit)s") % {"rank": RANK_NAMES[token[0]], "suit": SUIT_NAMES[token[1]]}

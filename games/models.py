@@ -88,6 +88,10 @@ class Game(models.Model):
             models.CheckConstraint(condition=Q(owner__isnull=True) | Q(guest_token=""), name="game_one_kind_of_owner"),
         ]
 
+    # The action services.game_act has just logged for this instance, so that its answer can
+    # say what happened (views.table_context); not stored.
+    logged: "Action | None" = None
+
     def __str__(self) -> str:
         return f"Game {self.pk} (deal {self.deal_number}, {self.status})"
 

@@ -147,7 +147,7 @@ def game_act(
         written = owned_games(owner, pk=game_id, version=version).update(**changed)
         if not written:  # another tab or click got there first
             raise StaleVersion(owned_games(owner, pk=game_id).get())
-        Action.objects.create(
+        game.logged = Action.objects.create(
             game_id=game.pk, number=game.version, kind=kind, move=str(move or ""), elapsed_ms=game.elapsed_ms,
             undo_top=game.undo_top,
         )

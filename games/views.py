@@ -23,7 +23,7 @@ from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_POST, require_safe
 
 from games import engine
-from games.cards import hint_words, line_words, table_slots
+from games.cards import hint_words, line_words, said_words, table_slots
 from games.forms import ActionForm, MoveForm, NewGameForm
 from games.models import Game
 from games.ownership import become_guest, owned_games, set_lasting_cookie
@@ -121,6 +121,7 @@ class StatusBar:
     """What the status bar shows besides the game's own columns."""
 
     note: str  # why the last action was refused, or ""
+    said: str  # what the action just played did, for screen readers (game.js copies it to the live region), or ""
     hint: str  # the hint for the table as it is, in words, or ""
     stuck: bool  # playing, and no card can move
     can_undo: bool
@@ -140,6 +141,7 @@ def table_context(request: HttpRequest, game: Game, note: str = "") -> dict:
         "slots": table_slots(state, hint=game.hint_now),
         "bar": StatusBar(
             note=note,
+            said=said_words(game.logged.kind, game.logged.move, game.shuffles_left) if game.logged else "",
             hint=hint_words(game.hint_now, state.position) if game.hint_now else "",
             stuck=not game.is_over and state.position.is_stuck(),
             can_undo=game.can_undo,

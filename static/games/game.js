@@ -35,11 +35,34 @@
   // Say what the server said (a note, a win) in the region that stays on the page.
   function announce(text) {
     var region = document.getElementById("announcer");
-    if (region) region.textContent = text.replace(/\s+/g, " ").trim();
+    if (!region) return;
+    text = text.replace(/\s+/g, " ").trim();
+    // The same words again (two undos) must change the region, or they are not said.
+    region.textContent = text && text === region.textContent ? text + "\u00a0" : text;
   }
-  document.addEventListener("htmx:afterSettle", function () {
+  // After each action: what it did (the server's words in #said) and the note; once per
+  // answer, though its grid and its status bar each settle.
+  var saidFor = null;
+  document.addEventListener("htmx:afterSettle", function (event) {
+    if (event.detail.xhr && event.detail.xhr === saidFor) return;
+    saidFor = event.detail.xhr;
     var note = document.querySelector("#status .note");
-    if (note) announce(note.textContent);
+    var said = document.getElementById("said");
+    if (!note) return;
+    var words = said ? said.textContent.trim() : "";
+    announce((words ? words + ". " : "") + note.textContent);
+  });
+  // The S key says the counters: "Deal #1, Moves 12, Shuffles left 2, Time 1:04.3".
+  document.addEventListener("keydown", function (event) {
+    if (event.key !== "s" && event.key !== "S") return;
+    if (event.ctrlKey || event.metaKey || event.altKey) return;
+    if (event.target.closest && event.target.closest("input, textarea, select")) return;
+    var counters = document.querySelectorAll("#status .counters > div");
+    if (!counters.length) return;
+    event.preventDefault();
+    announce(Array.prototype.map.call(counters, function (pair) {
+      return pair.querySelector("dt").textContent + " " + pair.querySelector("dd").textContent;
+    }).join(", "));
   });
 
   // When a post fails on the network or is refused outright (an expired session, a game
@@ -63,29 +86,93 @@
   document.addEventListener("htmx:sendError", function () { say(words("errorText")); });
   document.addEventListener("htmx:responseError", function () { say(words("refusedText")); });
 
-  // Arrow keys move the focus around the table, as a grid.
+  // The table is one tab stop (a roving tabindex): the slot last focused, or at first the
+  // first card that can move, has tabindex 0 and the others -1; the keys move within it.
+  var stop = null;  // the data-slot of the table's tab stop
+  function slotAt(name) { return name ? document.querySelector('#grid button.slot[data-slot="' + name + '"]') : null; }
+  function rove(name) {
+    var slots = document.querySelectorAll("#grid button.slot");
+    if (!slots.length) return null;
+    var target = slotAt(name) || slotAt(stop) || document.querySelector("#grid button.slot.movable") || slots[0];
+    for (var i = 0; i < slots.length; i++) slots[i].tabIndex = slots[i] === target ? 0 : -1;
+    stop = target.dataset.slot;
+    return target;
+  }
+  document.addEventListener("DOMContentLoaded", function () { rove(); });
+  document.addEventListener("focusin", function (event) {
+    var slot = event.target.closest && event.target.closest("#grid button.slot");
+    if (slot) rove(slot.dataset.slot);
+  });
+
+  // Arrow keys move the focus around the table, as a grid (wrapping at its edges); Home and
+  // End go to a row's ends, with Ctrl to the table's.  Enter and Space press the slot.
   document.addEventListener("keydown", function (event) {
-    var slot = event.target.closest && event.target.closest("#grid .slot");
-    if (!slot) return;
+    var slot = event.target.closest && event.target.closest("#grid button.slot");
+    if (!slot || event.altKey || event.metaKey) return;
+    var rc = slot.dataset.slot.split("-").map(Number), row = rc[0], col = rc[1];
     var step = { ArrowLeft: [0, -1], ArrowRight: [0, 1], ArrowUp: [-1, 0], ArrowDown: [1, 0] }[event.key];
-    if (!step) return;
-    var rc = slot.dataset.slot.split("-").map(Number);
-    var row = (rc[0] + step[0] + 4) % 4, col = (rc[1] + step[1] + 13) % 13;
-    var next = document.querySelector('#grid [data-slot="' + row + "-" + col + '"]');
+    if (step) { row = (row + step[0] + 4) % 4; col = (col + step[1] + 13) % 13; }
+    else if (event.key === "Home") { col = 0; if (event.ctrlKey) row = 0; }
+    else if (event.key === "End") { col = 12; if (event.ctrlKey) row = 3; }
+    else return;
+    var next = slotAt(row + "-" + col);
     if (next) { next.focus(); event.preventDefault(); }
   });
 
-  // Keep the keyboard focus on the same slot after the grid is swapped.
-  var focused = null;
-  document.addEventListener("htmx:beforeSwap", function () {
-    var el = document.activeElement;
-    focused = el && el.dataset && el.dataset.slot ? el.dataset.slot : null;
+  // The focus never falls to the page when htmx swaps the table: after a move it stays on
+  // the slot, after Undo it goes to the card that went back, after Shuffle (or the end) to
+  // the table's tab stop, and a button that comes back (Hint, Show me) keeps it.
+  var restore = null;
+  function cards() {
+    var shown = {};
+    document.querySelectorAll("#grid button.slot").forEach(function (s) { shown[s.dataset.slot] = s.dataset.card; });
+    return shown;
+  }
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    var game = document.querySelector(".game"), el = document.activeElement;
+    restore = null;
+    if (!game || !el || !game.contains(el)) return;
+    var detail = event.detail, path = (detail.pathInfo && detail.pathInfo.requestPath) || "";
+    restore = { slot: el.dataset.slot, id: el.id, kind: (path.match(/\/(undo|shuffle)\/$/) || [])[1], before: cards() };
   });
   document.addEventListener("htmx:afterSettle", function () {
-    if (!focused) return;
-    var el = document.querySelector('#grid [data-slot="' + focused + '"]');
-    if (el) el.focus();
-    focused = null;
+    var was = restore, target = null;
+    restore = null;
+    rove();
+    if (!was) return;
+    if (was.slot) target = slotAt(was.slot);
+    else if (was.kind === "undo") {
+      var now = cards();
+      for (var name in now) if (now[name] && !was.before[name]) target = slotAt(name);
+    } else if (was.kind !== "shuffle" && was.id) target = document.getElementById(was.id);
+    target = target || rove();
+    if (target) { rove(target.dataset.slot); target.focus(); }
+  });
+
+  // A replay steps with the arrow keys, and the focus stays on the step control.
+  var replayFocus = null;
+  document.addEventListener("keydown", function (event) {
+    var rel = { ArrowLeft: "prev", ArrowRight: "next" }[event.key];
+    if (!rel || event.ctrlKey || event.metaKey || event.altKey) return;
+    if (event.target.closest && event.target.closest("input, textarea, select")) return;
+    var link = document.querySelector('#replay .replay-steps a[rel="' + rel + '"]');
+    if (!link) return;
+    event.preventDefault();
+    replayFocus = rel;
+    link.click();
+  });
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    var el = document.activeElement;
+    if (event.detail.target && event.detail.target.id === "replay" && el && el.closest && el.closest("#replay")) {
+      replayFocus = el.getAttribute("rel") || replayFocus || "next";
+    }
+  });
+  document.addEventListener("htmx:afterSettle", function () {
+    if (!replayFocus || !document.getElementById("replay")) return;
+    var steps = document.querySelector("#replay .replay-steps");
+    var target = steps && (steps.querySelector('a[rel="' + replayFocus + '"]') || steps.querySelector("a[rel], a, button"));
+    replayFocus = null;
+    if (target) target.focus();
   });
 
   // The H key asks for a hint, as the Hint button does (outside text fields).
