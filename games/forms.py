@@ -95,3 +95,17 @@ class EmailChangeForm(PasswordConfirmForm):
         if email.lower() == self.request.user.email.lower():
             raise forms.ValidationError(_("That is already your address."), code="same_email")
         return email
+
+
+class SettingsForm(forms.Form):
+    """The player's choices for the table, kept in this browser's cookies (views_settings)."""
+
+    mark_movable = forms.BooleanField(label=_("Mark the cards that can move"), required=False)
+    theme = forms.ChoiceField(
+        label=_("Colours"), widget=forms.RadioSelect,
+        choices=[("auto", _("As the device")), ("light", _("Light")), ("dark", _("Dark"))],
+    )
+    motion = forms.ChoiceField(
+        label=_("Motion"), widget=forms.RadioSelect,
+        choices=[("auto", _("As the device")), ("on", _("Cards slide")), ("off", _("No animation"))],
+    )

@@ -4,7 +4,7 @@ from django.urls import path, register_converter
 
 from django.contrib.auth import views as auth_views
 
-from games import views, views_accounts, views_records
+from games import views, views_accounts, views_records, views_settings
 from games.converters import DealNumberConverter, IdConverter
 
 app_name = "games"
@@ -22,6 +22,7 @@ urlpatterns = [
     path("game/<id:pk>/shuffle/", views.game_shuffle, name="shuffle"),
     path("game/<id:pk>/resign/", views.game_resign, name="resign"),
     path("game/<id:pk>/hint/", views.game_hint, name="hint"),
+    path("settings/", views_settings.settings_page, name="settings"),
     path("settings/mark-movable/", views.mark_movable, name="mark_movable"),
     path("how-to-play/", views.rules, name="rules"),
     path("my-games/", views_records.my_games_page, name="my_games"),

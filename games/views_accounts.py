@@ -35,6 +35,7 @@ from games.ownership import GUEST_COOKIE
 from games.signals import SIGNING_UP
 from games.throttle import password_reset_allowed, password_reset_counted, signup_allowed, signup_counted
 from games.views import MARK_MOVABLE_COOKIE
+from games.views_settings import MOTION_COOKIE, THEME_COOKIE
 
 logger = logging.getLogger("games.accounts")
 
@@ -180,6 +181,8 @@ def privacy(request: HttpRequest) -> HttpResponse:
             "language_cookie": settings.LANGUAGE_COOKIE_NAME,
             "guest_cookie": GUEST_COOKIE,
             "mark_movable_cookie": MARK_MOVABLE_COOKIE,
+            "theme_cookie": THEME_COOKIE,
+            "motion_cookie": MOTION_COOKIE,
             "session_days": settings.SESSION_COOKIE_AGE // day,
             "csrf_days": settings.CSRF_COOKIE_AGE // day,
             "language_days": settings.LANGUAGE_COOKIE_AGE // day if settings.LANGUAGE_COOKIE_AGE else None,

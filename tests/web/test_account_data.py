@@ -228,6 +228,8 @@ def test_the_privacy_page_names_each_cookie_and_each_duration_from_the_settings(
         "csrftoken",
         "addiction_guest",
         "addiction_mark_movable",
+        "addiction_theme",
+        "addiction_motion",
         "django_language",
     }
     text = text_of(response)

@@ -3,8 +3,12 @@ announces, the settings, and the contrast of the stylesheet's colours."""
 
 from __future__ import annotations
 
+import json
 import re
+import struct
 from pathlib import Path
+
+import pytest
 
 from games import engine
 from games.cards import card_name, table_slots
@@ -84,8 +88,19 @@ def test_contrast_is_computed_as_wcag_says():
     assert round(contrast("#777777", "#ffffff"), 2) == 4.48
 
 
-def test_the_focus_ring_and_the_mark_of_a_locked_card_stand_out():
-    root = custom_properties(CSS.read_text().split(":root {", 1)[1].split("}", 1)[0])
+def themes() -> dict[str, dict[str, str]]:
+    """The colours of each theme: the light ones of :root, and the dark theme's over them."""
+    css = CSS.read_text()
+    light = custom_properties(css.split(":root {", 1)[1].split("}", 1)[0])
+    dark = custom_properties(css.split(':root[data-theme="dark"] {', 1)[1].split("}", 1)[0])
+    device_dark = custom_properties(css.split(':root:not([data-theme="light"]) {', 1)[1].split("}", 1)[0])
+    assert dark == device_dark, "the dark theme chosen and the device's dark theme differ"
+    return {"light": light, "dark": {**light, **dark}}
+
+
+@pytest.mark.parametrize("theme", ["light", "dark"])
+def test_the_focus_ring_and_the_mark_of_a_locked_card_stand_out(theme):
+    root = themes()[theme]
     ring, felt = root["--focus-on-felt"], root["--felt"]
     for face in (root["--paper"], root["--settled"]):
         assert contrast(ring, face) >= 3, (ring, face)
@@ -99,3 +114,67 @@ def test_the_focus_ring_and_the_mark_of_a_locked_card_stand_out():
 def test_the_font_stack_names_a_devanagari_face():
     stack = re.search(r"font-family:([^;]+);", CSS.read_text().split(":root {", 1)[1]).group(1)
     assert "Noto Sans Devanagari" in stack and "Nirmala UI" in stack
+
+
+@pytest.mark.parametrize("theme", ["light", "dark"])
+def test_the_page_s_words_read_on_its_background(theme):
+    root = themes()[theme]
+    for name in ("--text", "--muted", "--link", "--warning", "--win-text", "--lose-text"):
+        assert contrast(root[name], root["--page"]) >= 4.5, (theme, name)
+    assert contrast(root["--focus"], root["--page"]) >= 3
+    assert contrast(root["--text"], root["--control"]) >= 4.5
+
+
+# --------------------------------------------------------------------------- settings, theme, icons
+
+
+def test_the_settings_page_keeps_the_choices_in_cookies_and_every_page_follows_them(client):
+    page = parse_html(client.get("/settings/"))
+    assert page.find("input", name="theme", value="auto").get("checked") is not None
+    assert page.find("input", name="motion", value="auto").get("checked") is not None
+    assert page.find("input", name="mark_movable").get("checked") is not None
+    html = parse_html(client.get("/")).find("html")
+    assert "data-theme" not in html.attrs and "data-motion" not in html.attrs
+
+    saved = client.post("/settings/", {"theme": "dark", "motion": "off", "next": "/how-to-play/"})
+    assert saved.status_code == 302 and saved.url == "/how-to-play/"
+    assert {name: saved.cookies[name].value for name in ("addiction_theme", "addiction_motion", "addiction_mark_movable")} \
+        == {"addiction_theme": "dark", "addiction_motion": "off", "addiction_mark_movable": "0"}
+    assert saved.cookies["addiction_theme"]["httponly"]
+    html = parse_html(client.get("/")).find("html")
+    assert html["data-theme"] == "dark" and html["data-motion"] == "off"
+    page = parse_html(client.get("/settings/"))
+    assert page.find("input", name="theme", value="dark").get("checked") is not None
+    assert page.find("input", name="mark_movable").get("checked") is None
+
+    # Back to the device's choice: the cookie goes; a foreign address is not followed.
+    back = client.post("/settings/", {"theme": "auto", "motion": "on", "mark_movable": "on", "next": "https://evil.example/"})
+    assert back.url == "/settings/" and back.cookies["addiction_theme"]["max-age"] == 0
+    html = parse_html(client.get("/")).find("html")
+    assert "data-theme" not in html.attrs and html["data-motion"] == "on"
+    assert client.post("/settings/", {"theme": "purple", "motion": "on"}).status_code == 400
+
+
+def test_a_cookie_s_value_is_never_written_into_the_page_as_it_is(client):
+    client.cookies["addiction_theme"] = '"><script>'
+    html = parse_html(client.get("/")).find("html")
+    assert "data-theme" not in html.attrs
+
+
+def test_the_favicon_the_manifest_and_the_home_screen_icons(client):
+    head = parse_html(client.get("/")).find("head")
+    icon = head.find("link", rel="icon")
+    assert icon["type"] == "image/svg+xml" and client.get(icon["href"]).status_code == 200
+    manifest_url = head.find("link", rel="manifest")["href"]
+    manifest = json.loads(b"".join(client.get(manifest_url).streaming_content))
+    assert manifest["start_url"] == "/" and manifest["display"] == "standalone"
+    base = manifest_url.rsplit("/", 1)[0]
+    for icon in manifest["icons"] + [{"src": head.find("link", rel="apple-touch-icon")["href"].rsplit("/", 1)[1],
+                                      "sizes": "180x180", "type": "image/png"}]:
+        body = b"".join(client.get(f"{base}/{icon['src']}").streaming_content)
+        if icon["type"] == "image/png":
+            assert body[:8] == b"\x89PNG\r\n\x1a\n"
+            width, height = struct.unpack(">II", body[16:24])
+            assert f"{width}x{height}" == icon["sizes"]
+        else:
+            assert body.startswith(b"<svg")
