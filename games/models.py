@@ -1,8 +1,12 @@
 """What the server keeps of each game: its current state, and the log that replays to it."""
 
+from datetime import timedelta
+from datetime import timezone as dt_timezone
+
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from games import engine
@@ -26,6 +30,14 @@ class Game(models.Model):
         (engine.Status.WON.value, _("won")),
         (engine.Status.LOST.value, _("lost")),
     ]
+
+    class Origin(models.TextChoices):
+        """How a game began, which decides the boards its win can enter (docs/RULES.md, "Leaderboards")."""
+
+        RANDOM = "random", _("random deal")
+        CHOSEN = "chosen", _("chosen deal")
+        DAILY = "daily", _("daily deal")
+        PRACTICE = "practice", _("daily deal, practice")
 
     VERDICTS = [
         ("won", _("could have been won")),
@@ -53,11 +65,18 @@ class Game(models.Model):
     version = models.PositiveIntegerField(default=0)
     elapsed_ms = models.BigIntegerField(default=0)
     created_at = models.DateTimeField(auto_now_add=True)
-    started_at = models.DateTimeField(null=True, blank=True)
+    started_at = models.DateTimeField(
+        null=True, blank=True, help_text=_("When the clock started: the board was first shown to its owner."),
+    )
     last_action_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
     ranked = models.BooleanField(
         default=False, help_text=_("A win whose log replays to a won position; only these enter the boards.")
+    )
+    origin = models.CharField(max_length=8, choices=Origin.choices, default=Origin.CHOSEN)
+    daily = models.DateField(null=True, blank=True, help_text=_("The day whose daily deal this game plays."))
+    removed = models.BooleanField(
+        default=False, help_text=_("Deleted by its player after an action: given up, off My games, kept on the record."),
     )
     assisted = models.BooleanField(
         default=False, help_text=_("A hint was shown in this game: it is never ranked."),
@@ -79,6 +98,7 @@ class Game(models.Model):
         ordering = ["-last_action_at", "-created_at"]
         indexes = [
             models.Index(fields=["owner", "status", "finished_at"], name="game_owner_status_finished"),
+            models.Index(fields=["daily", "owner"], name="game_daily_owner", condition=Q(daily__isnull=False)),
         ]
         constraints = [
             models.CheckConstraint(condition=Q(shuffles_used__lte=engine.SHUFFLES), name="game_shuffles_at_most_3"),
@@ -86,6 +106,15 @@ class Game(models.Model):
             models.CheckConstraint(condition=Q(elapsed_ms__gte=0), name="game_elapsed_not_negative"),
             # A game is an account's or a guest's, never both: a guest token alone finds a guest's games.
             models.CheckConstraint(condition=Q(owner__isnull=True) | Q(guest_token=""), name="game_one_kind_of_owner"),
+            # A player's first daily game of a day is the ranked one; later ones are practice.
+            models.UniqueConstraint(
+                fields=["owner", "daily"], condition=Q(origin="daily", owner__isnull=False),
+                name="game_one_ranked_daily_per_player",
+            ),
+            models.UniqueConstraint(
+                fields=["guest_token", "daily"], condition=Q(origin="daily", owner__isnull=True),
+                name="game_one_ranked_daily_per_guest",
+            ),
         ]
 
     # The action services.game_act has just logged for this instance, so that its answer can
@@ -107,6 +136,19 @@ class Game(models.Model):
     def hint_now(self) -> str:
         """The hint found for the game as it is now, or "" if none was asked for."""
         return self.hint if self.hint_version == self.version and not self.is_over else ""
+
+    @property
+    def seed_shown(self) -> bool:
+        """Whether the seed may be shown: once the game is over, and for a daily deal's game
+        once its day is over too (every daily game of a day shares the day's seed)."""
+        if not self.is_over:
+            return False
+        return self.daily is None or self.daily < timezone.now().astimezone(dt_timezone.utc).date()
+
+    @property
+    def seed_revealed_on(self):
+        """The UTC day a daily game's seed is revealed (the day after its daily's), or None."""
+        return self.daily + timedelta(days=1) if self.daily else None
 
     @property
     def can_undo(self) -> bool:
@@ -216,3 +258,28 @@ class BoardEntry(models.Model):
 
     def __str__(self) -> str:
         return f"{self.board}/{self.scope}: {self.user_id} {self.first}/{self.second}"
+
+
+class DailySeed(models.Model):
+    """The secret seed of one UTC day's daily deal: every daily game of that day shuffles
+    from it, so the same position shuffled after the same number of shuffles deals alike
+    for everyone.  Its SHA-256 is shown from the start of the day; the seed the day after."""
+
+    day = models.DateField(unique=True)
+    seed = models.CharField(max_length=40)
+    seed_sha256 = models.CharField(max_length=64)
+
+    def __str__(self) -> str:
+        return f"Daily {self.day.isoformat()}"
+
+
+class Player(models.Model):
+    """What the site keeps about an account besides Django's user: moderation flags."""
+
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="player")
+    hidden_from_boards = models.BooleanField(
+        default=False, help_text=_("Staff hid this player from every board; clearing it brings the entries back."),
+    )
+
+    def __str__(self) -> str:
+        return f"Player {self.user_id}"

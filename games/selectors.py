@@ -7,10 +7,11 @@ from datetime import datetime
 from datetime import timezone as dt_timezone
 
 from django.core.paginator import Page, Paginator
-from django.db.models import QuerySet
+from django.db.models import Q, QuerySet
 from django.db.models.functions import Coalesce
 
 from games import engine
+from games.daily import Streaks, streaks
 from games.models import BoardEntry, Game
 from games.ownership import Owner, owned_games
 
@@ -25,7 +26,7 @@ def my_games(owner: Owner) -> tuple[QuerySet[Game], QuerySet[Game]]:
     A game not played yet counts from its creation: ordering on last_action_at alone would
     put those first on PostgreSQL and last on SQLite (NULLs sort differently).
     """
-    games = owned_games(owner).defer("position")
+    games = owned_games(owner, removed=False).defer("position")
     playing = games.filter(status=engine.Status.PLAYING).order_by(
         Coalesce("last_action_at", "created_at").desc(), "-pk"
     )
@@ -53,11 +54,35 @@ def period_scope(period: str, now: datetime) -> str:
     return "all"
 
 
+def on_boards(entries: QuerySet[BoardEntry]) -> QuerySet[BoardEntry]:
+    """The entries of players the boards show: active, and not hidden by staff."""
+    return entries.filter(user__is_active=True).exclude(user__player__hidden_from_boards=True)
+
+
+def rank_of(entry: BoardEntry) -> int:
+    """An entry's place on its board, counted as the board orders it."""
+    ahead = (
+        Q(first__lt=entry.first)
+        | Q(first=entry.first, second__lt=entry.second)
+        | Q(first=entry.first, second=entry.second, finished_at__lt=entry.finished_at)
+        | Q(first=entry.first, second=entry.second, finished_at=entry.finished_at, id__lt=entry.id)
+    )
+    return on_boards(BoardEntry.objects.filter(ahead, board=entry.board, scope=entry.scope)).count() + 1
+
+
+def personal_bests(game: Game) -> list[tuple[BoardEntry, int]]:
+    """The boards on which a won game is now its player's best, each with the rank it reached."""
+    if game.status != engine.Status.WON or not game.ranked or game.owner_id is None:
+        return []
+    entries = on_boards(BoardEntry.objects.filter(game=game)).order_by("scope", "board")
+    return [(entry, rank_of(entry)) for entry in entries]
+
+
 def board_page(*, board: str, scope: str, page: str | int | None) -> Page:
     """One page of a board: each player once, with their best game; ties by the other
     figure, then by who finished first."""
     entries = (
-        BoardEntry.objects.filter(board=board, scope=scope)
+        on_boards(BoardEntry.objects.filter(board=board, scope=scope))
         .select_related("user", "game")
         .only("first", "second", "finished_at", "user__username", "game__deal_number")
         .order_by("first", "second", "finished_at", "id")
@@ -80,6 +105,11 @@ class Profile:
     assisted_played: int = 0
     assisted_won: int = 0
     lost_unwinnable: int = 0  # lost games whose last stretch was proved to have no win
+    daily: Streaks = Streaks(0, 0, 0, 0)  # runs of days with the daily played, and won
+
+    @property
+    def lost(self) -> int:
+        return self.played - self.won
 
 
 def profile_of(user) -> Profile:
@@ -88,7 +118,7 @@ def profile_of(user) -> Profile:
         owned_games(Owner(user_id=user.pk, guest_token=""))
         .exclude(status=engine.Status.PLAYING)
         .order_by("finished_at", "id")
-        .values_list("status", "ranked", "finished_at", "elapsed_ms", "moves", "assisted", "verdict")
+        .values_list("status", "ranked", "finished_at", "elapsed_ms", "moves", "assisted", "verdict", "origin", "daily")
     )
     own = [row for row in rows if not row[5]]
     current = best = 0
@@ -107,6 +137,7 @@ def profile_of(user) -> Profile:
         assisted_played=len(rows) - len(own),
         assisted_won=sum(1 for row in rows if row[5] and row[0] == engine.Status.WON),
         lost_unwinnable=sum(1 for row in rows if row[0] == engine.Status.LOST and row[6] == "proved_lost"),
+        daily=streaks([(row[8], row[0] == engine.Status.WON) for row in rows if row[7] == Game.Origin.DAILY]),
     )
 
 

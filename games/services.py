@@ -5,7 +5,7 @@ from __future__ import annotations
 import hashlib
 import secrets
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import date, datetime
 from datetime import timezone as dt_timezone
 from typing import Iterator, NamedTuple
 
@@ -56,8 +56,15 @@ RANDOM_DEALS = 999_999_999
 read and share.  Any number up to engine.MAX_DEAL can still be chosen, and keeps its deal."""
 
 
-def game_start(*, owner: Owner, deal_number: int | None = None) -> Game:
+def game_start(
+    *, owner: Owner, deal_number: int | None = None, origin: str | None = None, daily: date | None = None,
+    seed: str | None = None,
+) -> Game:
     """A new game of ``deal_number`` (a random deal when None) for ``owner``.
+
+    ``origin`` says how it began (``Game.Origin``: a random deal unless a number was
+    given); a daily deal's game (games/daily.py) also gives its ``daily`` day and that
+    day's ``seed``.  Any other game gets a new secret seed of its own.
 
     An owner keeps at most ``ADDICTION_MAX_GAMES_IN_PROGRESS`` games in progress
     (docs/RULES.md, "Players, guests and deleting games"): at the limit, their oldest
@@ -73,10 +80,11 @@ def game_start(*, owner: Owner, deal_number: int | None = None) -> Game:
     starts at that very moment could then pass it.
     """
     if deal_number is None:
-        deal_number = secrets.randbelow(RANDOM_DEALS) + 1
-    seed = str(secrets.randbits(128))
+        deal_number, origin = secrets.randbelow(RANDOM_DEALS) + 1, Game.Origin.RANDOM
+    seed = seed or str(secrets.randbits(128))
     state = engine.GameState.start(deal_number=deal_number, seed=int(seed))
-    game = Game(deal_number=deal_number, seed=seed, seed_sha256=seed_digest(seed), **owner.stamp())
+    game = Game(deal_number=deal_number, seed=seed, seed_sha256=seed_digest(seed), origin=origin or Game.Origin.CHOSEN,
+                daily=daily, **owner.stamp())
     game.set_state(state)
     limit = settings.ADDICTION_MAX_GAMES_IN_PROGRESS
     with transaction.atomic():
@@ -95,12 +103,31 @@ def game_start(*, owner: Owner, deal_number: int | None = None) -> Game:
     return game
 
 
+def game_shown(game: Game, now: datetime | None = None) -> Game:
+    """The game's board is being shown to its owner: the first time, its clock starts
+    (docs/RULES.md, "Counting").  Looking counts as play, capped like any pause."""
+    if game.started_at is not None or game.is_over:
+        return game
+    now = now or timezone.now()
+    if Game.objects.filter(pk=game.pk, started_at__isnull=True).update(started_at=now, last_action_at=now):
+        game.started_at = game.last_action_at = now
+    else:  # another tab showed it first
+        game.started_at, game.last_action_at = Game.objects.values_list("started_at", "last_action_at").get(pk=game.pk)
+    return game
+
+
 def elapsed_at(game: Game, now: datetime) -> int:
     """The game's time in milliseconds at ``now``: each pause counts at most the idle cap."""
     if game.is_over or game.last_action_at is None:
         return game.elapsed_ms
-    pause = max(0, int((now - game.last_action_at).total_seconds() * 1000))
-    return game.elapsed_ms + min(pause, settings.ADDICTION_IDLE_CAP_SECONDS * 1000)
+    return game.elapsed_ms + min(pause_ms(game, now), settings.ADDICTION_IDLE_CAP_SECONDS * 1000)
+
+
+def pause_ms(game: Game, now: datetime) -> int:
+    """How long the game has waited since its clock last moved (0 before it started or once over)."""
+    if game.is_over or game.last_action_at is None:
+        return 0
+    return max(0, int((now - game.last_action_at).total_seconds() * 1000))
 
 
 def game_act(
@@ -256,10 +283,25 @@ def game_rank(*, game: Game) -> bool:
 
 
 def board_scopes(game: Game) -> list[str]:
-    """The boards' scopes a win belongs to: all time, its week and day (UTC), its deal."""
+    """The boards' scopes a win belongs to (docs/RULES.md, "Leaderboards"): a random deal's
+    win ranks all time, in its week and day (UTC) and on its deal's board; a chosen deal's
+    on its deal's board only; the first daily game of a day on that day's daily board; a
+    daily played again (practice) nowhere."""
+    if game.origin == Game.Origin.DAILY:
+        return [daily_scope(game.daily)]
+    if game.origin == Game.Origin.PRACTICE:
+        return []
+    deal = f"deal:{game.deal_number}"
+    if game.origin != Game.Origin.RANDOM:
+        return [deal]
     day = game.finished_at.astimezone(dt_timezone.utc).date()
     year, week, _weekday = day.isocalendar()
-    return ["all", f"week:{year}-W{week:02d}", f"day:{day.isoformat()}", f"deal:{game.deal_number}"]
+    return ["all", f"week:{year}-W{week:02d}", f"day:{day.isoformat()}", deal]
+
+
+def daily_scope(day: date) -> str:
+    """The scope of a day's daily board."""
+    return f"daily:{day.isoformat()}"
 
 
 def boards_enter(*, game: Game) -> None:
@@ -308,6 +350,14 @@ def games_claim(*, user, guest_token: str) -> int:
         return 0
     with transaction.atomic():
         games = list(owned_games(Owner(user_id=None, guest_token=guest_token)).select_for_update())
+        # The account's first daily game of a day stays its ranked one: the guest's of the
+        # same day come along as practice.
+        ranked_days = set(owned_games(Owner(user_id=user.pk, guest_token=""), origin=Game.Origin.DAILY)
+                          .values_list("daily", flat=True))
+        for game in games:
+            if game.origin == Game.Origin.DAILY and game.daily in ranked_days:
+                game.origin = Game.Origin.PRACTICE
+                Game.objects.filter(pk=game.pk).update(origin=game.origin)
         Game.objects.filter(pk__in=[game.pk for game in games]).update(owner=user, guest_token="")
         for game in games:
             game.owner_id = user.pk
@@ -316,13 +366,21 @@ def games_claim(*, user, guest_token: str) -> int:
     return len(games)
 
 
-def game_delete(*, owner: Owner, game_id: int) -> None:
-    """Delete one of ``owner``'s unfinished games; a finished game stays on the record."""
+def game_delete(*, owner: Owner, game_id: int) -> bool:
+    """Delete one of ``owner``'s unfinished games (docs/RULES.md, "Deleting").  A game with no
+    action leaves no trace; one with any action is given up instead (logged like the Give
+    up button) and taken off My games, but stays on the player's record as lost.  Returns
+    whether it was given up (True) or deleted without a trace (False)."""
     with transaction.atomic():
         game = owned_games(owner).select_for_update().get(pk=game_id)
         if game.is_over:
             raise ActionRefused(engine.Refusal.GAME_OVER, game)
-        game.delete()
+        if game.version == 0:
+            game.delete()
+            return False
+        game_act(owner=owner, game_id=game_id, version=game.version, kind=engine.ActionKind.RESIGN)
+        owned_games(owner, pk=game_id).update(removed=True)
+        return True
 
 
 class LoggedAction(NamedTuple):
@@ -428,9 +486,12 @@ def game_verify(game: Game) -> Verification:
         (_("Moves"), game.moves, replayed.moves),
         (_("Shuffles used"), game.shuffles_used, replayed.shuffles_used),
         (_("Action that undo takes back"), game.undo_top, undo_top),
-        (_("Result"), game.status, replayed.status.value),
     ):
         checks.append(Check(label, _text(a) == _text(b), _text(a), _text(b)))
+    # Words, not the values the database keeps ("won", True), are shown for these two.
+    statuses = dict(Game.STATUSES)
+    checks.append(Check(_("Result"), game.status == replayed.status.value,
+                        str(statuses.get(game.status, _text(game.status))), str(statuses[replayed.status.value])))
     checks.append(Check(_("Log rows that name the wrong action for undo"), wrong_undo_tops == 0,
                         str(wrong_undo_tops), "0"))
     last = game.actions.order_by("-number").values_list("elapsed_ms", flat=True).first()
@@ -438,8 +499,12 @@ def game_verify(game: Game) -> Verification:
         checks.append(Check(_("Time (ms)"), game.elapsed_ms == last, str(game.elapsed_ms), str(last)))
     if game.status == engine.Status.WON:  # only a win that replays to itself may be on the boards
         true_win = replayed.status is engine.Status.WON and all(check.ok for check in checks) and not game.assisted
-        checks.append(Check(_("On the leaderboards"), game.ranked == true_win, _text(game.ranked), _text(true_win)))
+        checks.append(Check(_("On the leaderboards"), game.ranked == true_win, _yes_no(game.ranked), _yes_no(true_win)))
     return Verification(checks)
+
+
+def _yes_no(value: bool) -> str:
+    return _("yes") if value else _("no")
 
 
 def _text(value) -> str:

@@ -4,12 +4,13 @@ from django.urls import path, register_converter
 
 from django.contrib.auth import views as auth_views
 
-from games import views, views_accounts, views_records, views_settings
-from games.converters import DealNumberConverter, IdConverter
+from games import views, views_accounts, views_daily, views_records, views_settings
+from games.converters import DayConverter, DealNumberConverter, IdConverter
 
 app_name = "games"
 register_converter(IdConverter, "id")
 register_converter(DealNumberConverter, "deal")
+register_converter(DayConverter, "day")
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -32,6 +33,12 @@ urlpatterns = [
     path("game/<id:pk>/replay/<id:step>/", views_records.game_replay_page, name="replay"),
     path("game/<id:pk>/verdict/", views_records.game_verdict_page, name="verdict"),
     path("leaderboards/", views_records.leaderboard, name="leaderboard"),
+    path("daily/", views_daily.daily_page, name="daily"),
+    path("daily/start/", views_daily.daily_start, name="daily_start"),
+    path("daily/calendar/", views_daily.daily_calendar, name="daily_calendar"),
+    path("daily/<day:day>/", views_daily.daily_page, name="daily_day"),
+    path("daily/<day:day>/start/", views_daily.daily_start, name="daily_day_start"),
+    path("daily/<day:day>/leaderboard/", views_daily.daily_board, name="daily_board"),
     path("deal/<deal:deal_number>/leaderboard/", views_records.deal_leaderboard, name="deal_leaderboard"),
     path("players/<str:username>/", views_records.profile, name="profile"),
     path("accounts/signup/", views_accounts.signup, name="signup"),

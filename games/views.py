@@ -22,13 +22,15 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_POST, require_safe
 
-from games import engine
+from games import daily, engine
 from games.cards import hint_words, line_words, said_words, table_slots
 from games.forms import ActionForm, MoveForm, NewGameForm
 from games.models import Game
 from games.ownership import become_guest, owned_games, set_lasting_cookie
-from games.selectors import my_games
-from games.services import ActionRefused, StaleVersion, TooManyGames, elapsed_at, game_act, game_start, hint_for
+from games.selectors import my_games, personal_bests
+from games.services import (
+    ActionRefused, StaleVersion, TooManyGames, elapsed_at, game_act, game_shown, game_start, hint_for, pause_ms,
+)
 
 MARK_MOVABLE_COOKIE = "addiction_mark_movable"  # "0" when the player turned the marking off
 
@@ -56,7 +58,13 @@ def home(request: HttpRequest) -> HttpResponse:
 
 def _home(request: HttpRequest, form: NewGameForm, status: int = 200, too_many: int | None = None) -> HttpResponse:
     games = my_games(request.owner)[0][:10]
-    return render(request, "games/home.html", {"form": form, "games": games, "too_many": too_many}, status=status)
+    today = daily.today()
+    daily_games = list(owned_games(request.owner, daily=today).order_by("created_at", "pk"))
+    return render(request, "games/home.html", {
+        "form": form, "games": games, "too_many": too_many, "today": today,
+        "daily_number": daily.deal_number_of(today),
+        "daily_game": next((game for game in daily_games if game.origin == Game.Origin.DAILY), None),
+    }, status=status)
 
 
 # A start refused because the player has too many games in progress (TooManyGames) answers
@@ -151,6 +159,7 @@ def table_context(request: HttpRequest, game: Game, note: str = "") -> dict:
         "mark_movable": request.COOKIES.get(MARK_MOVABLE_COOKIE) != "0",
         "max_actions": engine.MAX_ACTIONS,
         "verdict_steps": line_words(game.verdict_line),
+        "bests": personal_bests(game) if game.status == engine.Status.WON else [],
     }
 
 
@@ -158,7 +167,11 @@ def _table(request: HttpRequest, game: Game, note: str = "", status: int = 200) 
     return render(request, "games/_table.html", table_context(request, game, note), status=status)
 
 
-def _game_page(request: HttpRequest, game: Game, note: str = "", status: int = 200) -> HttpResponse:
+def _game_page(
+    request: HttpRequest, game: Game, note: str = "", status: int = 200, welcome_back: bool = False,
+) -> HttpResponse:
+    if welcome_back and not note:
+        note = break_words(game, timezone.now())
     context = {**table_context(request, game, note), "idle_cap": idle_cap_words()}
     return render(request, "games/game.html", context, status=status)
 
@@ -167,11 +180,11 @@ def _game_page(request: HttpRequest, game: Game, note: str = "", status: int = 2
 def game_detail(request: HttpRequest, pk: int) -> HttpResponse:
     """The game page; htmx reloading the table gets the table alone.  A boosted request (a
     New game form) or htmx restoring history (the page is not in its cache) gets the page."""
-    game = _owned_game(request, pk)
+    game = game_shown(_owned_game(request, pk))  # the clock starts when the board is first shown
     if request.htmx and not (request.htmx.boosted or request.htmx.history_restore_request):
         response = _table(request, game)
     else:
-        response = _game_page(request, game)
+        response = _game_page(request, game, welcome_back=True)
     patch_vary_headers(response, ("HX-Request", "HX-Boosted", "HX-History-Restore-Request"))
     return response
 
@@ -267,6 +280,28 @@ def mark_movable(request: HttpRequest) -> HttpResponse:
 @require_safe
 def rules(request: HttpRequest) -> HttpResponse:
     return render(request, "games/rules.html", {"idle_cap": idle_cap_words()})
+
+
+def break_words(game: Game, now) -> str:
+    """For a game resumed after a pause longer than the idle cap: how much of it was counted."""
+    pause = pause_ms(game, now) // 1000
+    cap = settings.ADDICTION_IDLE_CAP_SECONDS
+    if pause <= cap:
+        return ""
+    return _("Welcome back. You were away for %(away)s; %(counted)s of it counts in this game's time "
+             "(a pause counts at most %(cap)s).") % {
+        "away": pause_words(pause), "counted": pause_words(cap), "cap": idle_cap_words(),
+    }
+
+
+def pause_words(seconds: int) -> str:
+    """A pause said for people, in its largest unit: "3 days", "5 hours", "2 minutes", "40 seconds"."""
+    for unit, words in ((86400, lambda n: ngettext("%(count)d day", "%(count)d days", n)),
+                        (3600, lambda n: ngettext("%(count)d hour", "%(count)d hours", n)),
+                        (60, lambda n: ngettext("%(count)d minute", "%(count)d minutes", n))):
+        if seconds >= unit:
+            return words(seconds // unit) % {"count": seconds // unit}
+    return ngettext("%(count)d second", "%(count)d seconds", seconds) % {"count": seconds}
 
 
 def idle_cap_words() -> str:

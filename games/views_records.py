@@ -10,12 +10,14 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe, require_http_methods
 
-from games import engine
-from games.cards import line_words, table_slots
-from games.models import BoardEntry, Game
+from games import daily, engine
+from games.cards import line_words, step_words, table_slots
+from games.models import BoardEntry, Game, Player
 from games.ownership import owned_games
-from games.selectors import PERIODS, board_page, chart_points, my_games_pages, period_scope, profile_of
-from games.services import ActionRefused, game_delete, game_verdict, game_verify, replay_states
+from games.selectors import (
+    PERIODS, board_page, chart_points, my_games_pages, on_boards, period_scope, personal_bests, profile_of,
+)
+from games.services import ActionRefused, daily_scope, game_delete, game_verdict, game_verify, replay_states
 
 
 @require_safe
@@ -37,32 +39,41 @@ def game_delete_page(request: HttpRequest, pk: int) -> HttpResponse:
         return redirect("games:my_games")
     if request.method == "POST":
         try:
-            game_delete(owner=request.owner, game_id=pk)
+            given_up = game_delete(owner=request.owner, game_id=pk)
         except Game.DoesNotExist:
             raise Http404(_("No such game here.")) from None
         except ActionRefused:  # it finished since this page was shown
             messages.warning(request, _("A finished game cannot be deleted."))
             return redirect("games:my_games")
-        messages.success(request, _("The game of deal #%(number)s was deleted.") % {"number": game.deal_number})
+        if given_up:
+            messages.success(request, _("The game of deal #%(number)s was given up and taken off My games.")
+                             % {"number": game.deal_number})
+        else:
+            messages.success(request, _("The game of deal #%(number)s was deleted.") % {"number": game.deal_number})
         return redirect("games:my_games")
     return render(request, "games/game_delete.html", {"game": game})
 
 
-def _board_choice(request: HttpRequest) -> str:
+def board_choice(request: HttpRequest) -> str:
     board = request.GET.get("board", BoardEntry.Board.TIME)
     return board if board in BoardEntry.Board.values else BoardEntry.Board.TIME
 
 
 @require_safe
 def leaderboard(request: HttpRequest) -> HttpResponse:
-    board = _board_choice(request)
+    """The global boards (wins of random deals), with today's daily board first."""
+    board = board_choice(request)
     period = request.GET.get("period", "all")
     if period not in PERIODS:
         period = "all"
-    page = board_page(board=board, scope=period_scope(period, timezone.now()), page=request.GET.get("page"))
+    now = timezone.now()
+    page = board_page(board=board, scope=period_scope(period, now), page=request.GET.get("page"))
+    today = daily.today(now)
     return render(request, "games/leaderboard.html", {
         "board": board, "period": period, "page": page, "boards": BoardEntry.Board.choices,
-        "periods": [("all", _("All time")), ("week", _("This week")), ("today", _("Today"))],
+        "periods": [("all", _("All time")), ("week", _("This week (UTC)")), ("today", _("Today (UTC)"))],
+        "today": today, "daily_top": board_page(board=board, scope=daily_scope(today), page=1),
+        "show_deal_column": True,
     })
 
 
@@ -70,7 +81,7 @@ def leaderboard(request: HttpRequest) -> HttpResponse:
 def deal_leaderboard(request: HttpRequest, deal_number: int) -> HttpResponse:
     if not 1 <= deal_number <= engine.MAX_DEAL:
         raise Http404(_("There is no deal with that number."))
-    board = _board_choice(request)
+    board = board_choice(request)
     page = board_page(board=board, scope=f"deal:{deal_number}", page=request.GET.get("page"))
     return render(request, "games/leaderboard.html", {
         "board": board, "page": page, "boards": BoardEntry.Board.choices, "deal_number": deal_number,
@@ -82,14 +93,25 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
     if "\x00" in username:  # no user name has one, and PostgreSQL refuses it in a query (a 500)
         raise Http404(_("No such player."))
     player = get_object_or_404(User, username=username, is_active=True)
+    hidden = Player.objects.filter(user=player, hidden_from_boards=True).exists()
+    if hidden and request.user != player and not request.user.is_staff:
+        raise Http404(_("No such player."))  # staff hid them from the boards: their page goes too
     record = profile_of(player)
+    entries = on_boards(BoardEntry.objects.filter(user=player, scope="all")).order_by("board")
     return render(request, "games/profile.html", {
-        "player": player, "record": record, "chart": chart_points(record.wins),
+        "player": player, "record": record, "chart": chart_points(record.wins), "hidden": hidden,
+        "board_games": entries,
     })
 
 
 def _finished_game(request: HttpRequest, pk: int) -> Game:
-    game = get_object_or_404(owned_games(request.owner), pk=pk)
+    """A finished game the visitor may see: their own, or one that stands on a board
+    (docs/RULES.md, "Fairness and verification").  Games in progress stay their owner's."""
+    game = owned_games(request.owner).filter(pk=pk).first()
+    if game is None and on_boards(BoardEntry.objects.filter(game_id=pk)).exists():
+        game = Game.objects.filter(pk=pk).first()
+    if game is None:
+        raise Http404(_("No such game here."))
     if not game.is_over:
         raise Http404(_("This game is not finished yet."))
     return game
@@ -98,7 +120,8 @@ def _finished_game(request: HttpRequest, pk: int) -> Game:
 @require_safe
 def game_verify_page(request: HttpRequest, pk: int) -> HttpResponse:
     game = _finished_game(request, pk)
-    return render(request, "games/verify.html", {"game": game, "verification": game_verify(game)})
+    verification = game_verify(game) if game.seed_shown else None  # a daily's seed waits for its day to end
+    return render(request, "games/verify.html", {"game": game, "verification": verification})
 
 
 @require_safe
@@ -130,9 +153,15 @@ def game_replay_page(request: HttpRequest, pk: int, step: int = 0) -> HttpRespon
         error = _("The log stops replaying after step %(step)s: %(error)s") % {"step": last, "error": refusal}
     if shown is None:
         raise Http404(_("This game has no such step."))
+    action, state = shown.action, shown.state
+    slots = table_slots(state, replay=True)
+    if action is not None and action.kind in (engine.ActionKind.MOVE, engine.ActionKind.UNDO):
+        move = engine.Move.parse(action.move)
+        row, col = move.dst if action.kind == engine.ActionKind.MOVE else move.src
+        slots[row][col] = slots[row][col]._replace(moved=True)
     context = {
-        "game": game, "state": shown.state, "slots": table_slots(shown.state, replay=True),
-        "step": step, "last": last, "action": shown.action, "error": error,
+        "game": game, "state": state, "slots": slots, "step": step, "last": last, "action": action, "error": error,
+        "action_words": step_words(action.kind, action.move, state.moves, state.shuffles_left) if action else "",
         "verdict_steps": line_words(game.verdict_line),
     }
     template = "games/_replay.html" if request.htmx else "games/replay.html"

@@ -79,9 +79,11 @@ def set_layout(game: Game, text: str, *, shuffles_used: int = 0, moves: int = 0)
 
 
 def new_game(client, deal_number: int = 1) -> Game:
-    """Start a game of ``deal_number`` as the player behind ``client``, as the home page does."""
+    """Start a game of ``deal_number`` as the player behind ``client``, as the home page does,
+    and open it as the browser does after the redirect, which starts its clock."""
     response = client.post("/new/", {"deal_number": deal_number})
     assert response.status_code == 302, response.status_code
+    assert client.get(response.url).status_code == 200
     return Game.objects.get(pk=int(response.url.strip("/").split("/")[-1]))
 
 

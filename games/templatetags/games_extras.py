@@ -14,11 +14,15 @@ register = template.Library()
 
 @register.filter
 def duration(milliseconds) -> str:
-    """A game's time as M:SS, or H:MM:SS from an hour on."""
-    seconds = max(0, int(milliseconds or 0) // 1000)
+    """A game's time to the tenth of a second (docs/RULES.md, "Counting"): M:SS.t, or
+    H:MM:SS.t from an hour on.  Tenths are cut, not rounded, as the boards rank on milliseconds."""
+    tenths = max(0, int(milliseconds or 0) // 100)
+    seconds, tenth = divmod(tenths, 10)
     hours, rest = divmod(seconds, 3600)
     minutes, seconds = divmod(rest, 60)
-    return f"{hours}:{minutes:02d}:{seconds:02d}" if hours else f"{minutes}:{seconds:02d}"
+    if hours:
+        return f"{hours}:{minutes:02d}:{seconds:02d}.{tenth}"
+    return f"{minutes}:{seconds:02d}.{tenth}"
 
 
 @register.simple_tag

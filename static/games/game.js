@@ -14,11 +14,13 @@
     start();
     var left = Number(clock.dataset.tickMsLeft || 0);
     var shown = Number(clock.dataset.elapsedMs || 0) + Math.min(left, performance.now() - Number(clock.dataset.t0));
-    var s = Math.floor(shown / 1000), h = Math.floor(s / 3600), m = Math.floor((s % 3600) / 60);
-    var ss = String(s % 60).padStart(2, "0");
+    // As the server's duration filter writes it: M:SS.t, or H:MM:SS.t from an hour on.
+    var tenths = Math.floor(shown / 100), s = Math.floor(tenths / 10);
+    var h = Math.floor(s / 3600), m = Math.floor((s % 3600) / 60);
+    var ss = String(s % 60).padStart(2, "0") + "." + (tenths % 10);
     clock.textContent = h ? h + ":" + String(m).padStart(2, "0") + ":" + ss : m + ":" + ss;
   }
-  setInterval(tick, 1000);
+  setInterval(tick, 100);
   document.addEventListener("DOMContentLoaded", start);
   document.addEventListener("htmx:afterSwap", start);
 

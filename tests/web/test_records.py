@@ -53,7 +53,8 @@ def resign(user: User, deal_number: int, *, now: datetime) -> Game:
 
 
 def minutes_seconds(ms: int) -> str:
-    return "{}:{:02d}".format(*divmod(ms // 1000, 60))
+    """A time as the pages write it, M:SS.t (under an hour)."""
+    return "{}:{:02d}.{}".format(*divmod(ms // 1000, 60), ms % 1000 // 100)
 
 
 def rows_of(response, table_id: str) -> list[tuple[int, list[str], Element]]:
@@ -89,9 +90,9 @@ def test_my_games_lists_the_games_in_progress_last_played_first_with_their_figur
     rows = rows_of(response, "games-in-progress")
     assert [pk for pk, _cells, _row in rows] == [latest.pk, untouched.pk, shuffled.pk, older.pk]
     cells = {pk: cells for pk, cells, _row in rows}
-    assert cells[older.pk][:4] == ["#11", "2", "3", "0:30"]
-    assert cells[shuffled.pk][:4] == ["#12", "0", "2", "0:00"]
-    assert cells[untouched.pk][:5] == ["#13", "0", "3", "0:00", "not yet"]
+    assert cells[older.pk][:4] == ["#11", "2", "3", "0:30.0"]
+    assert cells[shuffled.pk][:4] == ["#12", "0", "2", "0:00.0"]
+    assert cells[untouched.pk][:5] == ["#13", "0", "3", "0:00.0", "not yet"]
     for pk, _cells, row in rows:
         assert [(link["href"], link.text) for link in row.find_all("a")] == [
             (f"/game/{pk}/", "Resume"), (f"/game/{pk}/delete/", "Delete")]
@@ -111,8 +112,8 @@ def test_my_games_lists_finished_games_newest_first_with_their_result():
     response = logged_in(ada).get("/my-games/")
     rows = rows_of(response, "games-finished")
     assert [(pk, cells[:4]) for pk, cells, _row in rows] == [
-        (lost.pk, ["#22", "Lost", "1", "0:00"]),
-        (gave_up.pk, ["#21", "Gave up", "0", "0:00"]),
+        (lost.pk, ["#22", "Lost", "1", "0:00.0"]),
+        (gave_up.pk, ["#21", "Gave up", "0", "0:00.0"]),
         (won.pk, [f"#{won.deal_number}", "Won", str(won.moves), minutes_seconds(won.elapsed_ms)]),
     ]
     for pk, _cells, row in rows:
@@ -131,6 +132,12 @@ def test_a_guests_my_games_has_only_this_browsers_games_and_offers_an_account(cl
     assert [pk for pk, _c, _h in rows_of(Client().get("/my-games/"), "games-in-progress")] == []
 
 
+def without_clock(attrs: dict) -> dict:
+    """A grid's attributes but its time (data-elapsed-ms, the game's time when it was drawn)."""
+    assert int(attrs["data-elapsed-ms"]) >= 0
+    return {name: value for name, value in attrs.items() if name != "data-elapsed-ms"}
+
+
 def test_resume_on_another_browser_gives_exactly_the_same_game():
     ada = account()
     laptop, phone = logged_in(ada), logged_in(ada)
@@ -143,7 +150,7 @@ def test_resume_on_another_browser_gives_exactly_the_same_game():
     listed = [pk for pk, _c, _h in rows_of(phone.get("/my-games/"), "games-in-progress")]
     assert sorted(listed) == sorted([game.pk, other.pk])
     on_laptop, on_phone = grid(laptop.get(f"/game/{game.pk}/")), grid(phone.get(f"/game/{game.pk}/"))
-    assert (on_phone.attrs, on_phone.slots) == (on_laptop.attrs, on_laptop.slots)
+    assert (without_clock(on_phone.attrs), on_phone.slots) == (without_clock(on_laptop.attrs), on_laptop.slots)
     assert (on_phone.moves, on_phone.shuffles_left, on_phone.status) == (3, 2, "playing")
     assert on_phone.position == Game.objects.get(pk=game.pk).position
 
@@ -153,7 +160,8 @@ def test_resume_on_another_browser_gives_exactly_the_same_game():
     stale = act(laptop, game, "undo", version=on_laptop.version)
     assert stale.status_code == 409
     now_on_laptop = grid(laptop.get(f"/game/{game.pk}/"))
-    assert (now_on_laptop.attrs, now_on_laptop.slots) == (grid(response).attrs, grid(response).slots)
+    assert (without_clock(now_on_laptop.attrs), now_on_laptop.slots) == (without_clock(grid(response).attrs),
+                                                                         grid(response).slots)
     assert now_on_laptop.moves == 4
 
 
@@ -233,32 +241,49 @@ def everything() -> dict:
     }
 
 
-def test_deleting_asks_first_then_deletes_that_game_only(games_of_ada):
+def test_deleting_a_played_game_asks_first_then_gives_it_up_and_keeps_it_on_the_record(games_of_ada):
+    """docs/RULES.md, "Deleting": a game with an action is given up, not erased (no free re-rolls)."""
     ada, games = games_of_ada
     client = logged_in(ada)
     doomed = games["doomed"]
+    played_before = stats(client.get("/players/ada/"))["played"]
     before = everything()
     ask = client.get(f"/game/{doomed.pk}/delete/")
     assert ask.status_code == 200
-    assert "Delete your game of deal #31?" in text_of(ask) and "1 moves" in text_of(ask)
+    assert "Delete your game of deal #31?" in text_of(ask) and "with 1 move." in text_of(ask)
+    assert "your record keeps it as lost" in text_of(ask)
     button = parse_html(ask).find("button", class_="danger")
     assert (button["type"], button.text) == ("submit", "Delete this game")
     assert everything() == before
 
     done = client.post(f"/game/{doomed.pk}/delete/")
     assert done.status_code == 302 and done.url == "/my-games/"
-    assert not Game.objects.filter(pk=doomed.pk).exists()
-    assert not Action.objects.filter(game_id=doomed.pk).exists()
-    after = everything()
-    assert after == {
-        "games": [row for row in before["games"] if row[0] != doomed.pk],
-        "actions": [row for row in before["actions"] if row[0] != doomed.pk],
-        "entries": before["entries"],
-    }
+    stored = Game.objects.get(pk=doomed.pk)
+    assert (stored.status, stored.resigned, stored.removed) == ("lost", True, True)
+    assert list(stored.actions.values_list("number", "kind")) == [(1, "move"), (2, "resign")]
+    assert everything()["entries"] == before["entries"]
     page = client.get("/my-games/")
-    assert "The game of deal #31 was deleted." in text_of(page)
+    assert "The game of deal #31 was given up and taken off My games." in text_of(page)
     assert [pk for pk, _c, _h in rows_of(page, "games-in-progress")] == [games["kept"].pk]
-    assert client.post(f"/game/{doomed.pk}/delete/").status_code == 404
+    assert doomed.pk not in [pk for pk, _c, _h in rows_of(page, "games-finished")]
+    after = stats(client.get("/players/ada/"))
+    assert int(after["played"]) == int(played_before) + 1 and after["lost"] == "1"
+    assert client.post(f"/game/{doomed.pk}/delete/").status_code == 302  # finished now: refused, nothing changes
+    assert Game.objects.filter(pk=doomed.pk).exists()
+
+
+def test_deleting_a_game_with_no_action_leaves_no_trace(games_of_ada):
+    ada, games = games_of_ada
+    client = logged_in(ada)
+    kept = games["kept"]
+    before = everything()
+    assert "leaves no trace" in text_of(client.get(f"/game/{kept.pk}/delete/"))
+    done = client.post(f"/game/{kept.pk}/delete/")
+    assert done.status_code == 302
+    assert not Game.objects.filter(pk=kept.pk).exists()
+    assert everything()["games"] == [row for row in before["games"] if row[0] != kept.pk]
+    assert "The game of deal #32 was deleted." in text_of(client.get("/my-games/"))
+    assert client.post(f"/game/{kept.pk}/delete/").status_code == 404
 
 
 def test_a_finished_game_cannot_be_deleted(games_of_ada):
@@ -316,8 +341,9 @@ def test_a_profile_shows_the_players_record(client, record):
     assert response.status_code == 200
     assert stats(response) == {
         "played": "6", "won": "5", "win-rate": "83%", "current-streak": "2", "best-streak": "3",
-        "best-time": "1:35", "fewest-moves": str(min(w.moves for w in wins)),
-        "lost-unwinnable": "0", "assisted": "0 / 0",
+        "best-time": "1:35.0", "fewest-moves": str(min(w.moves for w in wins)),
+        "lost-unwinnable": "0", "assisted": "0 / 0", "lost": "1",
+        "daily-played-streak": "0", "daily-played-best": "0", "daily-won-streak": "0", "daily-won-best": "0",
     }
     assert min(w.elapsed_ms for w in wins) == 95_000
 
@@ -342,7 +368,7 @@ def test_a_win_that_is_not_ranked_sets_no_best_and_is_not_charted(client, record
     cheat = act_on_service(user_owner(ada), cheat, "move", (0, 12), now=datetime(2026, 5, 2, tzinfo=UTC))
     assert (cheat.status, cheat.ranked, cheat.moves, cheat.elapsed_ms) == ("won", False, 1, 0)
     response = client.get("/players/ada/")
-    assert stats(response)["best-time"] == "1:35"
+    assert stats(response)["best-time"] == "1:35.0"
     assert stats(response)["fewest-moves"] == str(min(w.moves for w in wins))
     assert len(chart(response)[0]) == 5
 
@@ -352,7 +378,9 @@ def test_a_new_players_profile_is_empty_but_there(client):
     response = client.get("/players/newcomer/")
     assert stats(response) == {"played": "0", "won": "0", "win-rate": "0%", "current-streak": "0",
                                "best-streak": "0", "best-time": "–", "fewest-moves": "–",
-                               "lost-unwinnable": "0", "assisted": "0 / 0"}
+                               "lost-unwinnable": "0", "assisted": "0 / 0", "lost": "0",
+                               "daily-played-streak": "0", "daily-played-best": "0", "daily-won-streak": "0",
+                               "daily-won-best": "0"}
     assert not parse_html(response).find_all("svg") and "No won game yet." in text_of(response)
 
 
@@ -372,9 +400,10 @@ def test_unknown_and_inactive_players_have_no_profile(client):
 
 # Measured once, logged in: the session and the user, then the page's own reads
 # (my games: the count and the page of the games in progress, then of the finished ones;
-# a profile: the player and their finished games).
+# a profile: the player, whether staff hid them, their finished games and their entries
+# on the all-time boards).
 MY_GAMES_QUERIES = 6
-PROFILE_QUERIES = 4
+PROFILE_QUERIES = 6
 
 
 def test_my_games_and_the_profile_read_a_fixed_number_of_queries_however_many_games(django_assert_max_num_queries):
@@ -559,8 +588,8 @@ def test_every_step_of_a_replay_has_its_own_page(finished_games):
         page = parse_html(response)
         assert bool(page.find_all("a", href=f"/game/{game.pk}/replay/{step + 1}/")) == (step < last), step
         assert bool(page.find_all("a", href=f"/game/{game.pk}/replay/{step - 1}/")) == (step > 0), step
-    assert "Undo of" in text_of(client.get(f"/game/{game.pk}/replay/{undo}/"))
-    assert "Shuffle" in text_of(client.get(f"/game/{game.pk}/replay/{shuffles[0]}/"))
+    assert f"Move {win.state_after(undo).moves}: undone" in text_of(client.get(f"/game/{game.pk}/replay/{undo}/"))
+    assert "Shuffle: 2 left" in text_of(client.get(f"/game/{game.pk}/replay/{shuffles[0]}/"))
     end = grid(client.get(f"/game/{game.pk}/replay/{last}/"))
     assert end.position == game.position and end.status == "won"
     assert engine.Position.parse(end.position).is_won()

@@ -146,9 +146,11 @@ def play_actions(owner: Owner, game: Game, actions, *, start: datetime, step: ti
     return game
 
 
-def play_win(owner: Owner, win: Win, *, start: datetime, step: timedelta = timedelta(seconds=1)) -> Game:
-    """A new game of ``owner`` that plays ``win`` through the services; it ends won."""
-    game = reseed(game_start(owner=owner, deal_number=win.deal_number), win.seed)
+def play_win(owner: Owner, win: Win, *, start: datetime, step: timedelta = timedelta(seconds=1),
+             origin: str = Game.Origin.RANDOM) -> Game:
+    """A new game of ``owner`` that plays ``win`` through the services; it ends won.  It began
+    as a random deal (so it ranks on every board) unless ``origin`` says otherwise."""
+    game = reseed(game_start(owner=owner, deal_number=win.deal_number, origin=origin), win.seed)
     game = play_actions(owner, game, win.actions, start=start, step=step)
     assert game.status == engine.Status.WON, game.status
     return game
