@@ -60,10 +60,10 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from http.cookies import SimpleCookie
 from pathlib import Path
-from typing import Iterator
 from urllib.parse import urlencode, urlsplit
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -239,6 +239,7 @@ class Tally:
     errors: int = 0
     error_samples: list[str] = field(default_factory=list)
     last_end: float = 0.0
+    acked: int = 0  # actions (moves, shuffles) answered 200: each is one row of the game's log
 
     def error(self, text: str) -> None:
         self.errors += 1
@@ -333,6 +334,8 @@ class Player:
             tally.refusals += 1
         elif status != 200:
             raise ServerError(f"POST {action}: {status}")
+        else:
+            tally.acked += 1
         self.read_board(text)
         return status, seconds
 
@@ -380,9 +383,9 @@ class Player:
 # ---- client processes
 
 
-def client_process(conn, port: int, seeds: list[int]) -> None:
+def client_process(conn, port: int, seeds: list[int], player_class: type[Player] = Player) -> None:
     """Serve phase commands from the parent: run every player of this process in a thread."""
-    players = [Player(port, seed) for seed in seeds]
+    players = [player_class(port, seed) for seed in seeds]
     while (command := conn.recv()) is not None:
         phase, deadline = command
         tallies: list[Tally] = [Tally() for _ in players]
@@ -404,13 +407,15 @@ def client_process(conn, port: int, seeds: list[int]) -> None:
 class Clients:
     """--clients processes holding --players players between them."""
 
-    def __init__(self, port: int, players: int, processes: int, seed: int):
+    def __init__(self, port: int, players: int, processes: int, seed: int, player_class: type[Player] = Player):
         self.pipes = []
         self.processes = []
         seeds = [seed + i for i in range(players)]
         for i in range(processes):
             parent, child = multiprocessing.Pipe()
-            process = multiprocessing.Process(target=client_process, args=(child, port, seeds[i::processes]))
+            process = multiprocessing.Process(
+                target=client_process, args=(child, port, seeds[i::processes], player_class)
+            )
             process.start()
             self.pipes.append(parent)
             self.processes.append(process)

@@ -72,17 +72,20 @@ def free_port() -> int:
 def operator_env(database_url: str, port: int) -> dict[str, str]:
     """The environment of an operator's shell that loaded the site's settings (README, "Deploy")."""
     env = {
-        key: value for key, value in os.environ.items()
+        key: value
+        for key, value in os.environ.items()
         if not key.startswith(("DJANGO_", "ADDICTION_", "DATABASE_URL", "SENTRY_", "VIRTUAL_ENV", "PYTHON"))
     }
-    env.update({
-        "DJANGO_SECRET_KEY": secrets.token_urlsafe(60),
-        "DJANGO_ALLOWED_HOSTS": "127.0.0.1",
-        "DATABASE_URL": database_url,
-        "ADDICTION_PROXY_HOPS": "1",
-        "ADDICTION_BIND": f"127.0.0.1:{port}",
-        "ADDICTION_WORKERS": "2",
-    })
+    env.update(
+        {
+            "DJANGO_SECRET_KEY": secrets.token_urlsafe(60),
+            "DJANGO_ALLOWED_HOSTS": "127.0.0.1",
+            "DATABASE_URL": database_url,
+            "ADDICTION_PROXY_HOPS": "1",
+            "ADDICTION_BIND": f"127.0.0.1:{port}",
+            "ADDICTION_WORKERS": "2",
+        }
+    )
     return env
 
 
@@ -132,19 +135,32 @@ def play(port: int) -> None:
     expect(status == 200, "GET /healthz answers 200: the database answers")
     status, _headers, _text = browser.request("GET", "/deal/1/")
     expect(status == 200 and "csrftoken" in browser.cookies, "GET /deal/1/ answers the deal's page and its CSRF cookie")
-    status, headers, _text = browser.request("POST", "/deal/1/start/", headers={
-        "X-CSRFToken": browser.cookies["csrftoken"], "Origin": browser.origin, "Referer": f"{browser.origin}/deal/1/",
-        "Content-Type": "application/x-www-form-urlencoded", "Content-Length": "0",
-    })
+    status, headers, _text = browser.request(
+        "POST",
+        "/deal/1/start/",
+        headers={
+            "X-CSRFToken": browser.cookies["csrftoken"],
+            "Origin": browser.origin,
+            "Referer": f"{browser.origin}/deal/1/",
+            "Content-Type": "application/x-www-form-urlencoded",
+            "Content-Length": "0",
+        },
+    )
     location = headers.get("Location", "")
-    expect(status == 302 and re.fullmatch(r"/game/\d+/", location) is not None,
-           f"POST /deal/1/start/ starts the game and sends the browser to it ({status} {location})")
+    expect(
+        status == 302 and re.fullmatch(r"/game/\d+/", location) is not None,
+        f"POST /deal/1/start/ starts the game and sends the browser to it ({status} {location})",
+    )
     status, _headers, game = browser.request("GET", location)
-    expect(status == 200 and 'id="grid"' in game and 'data-status="playing"' in game,
-           f"GET {location} answers the game page with its table")
+    expect(
+        status == 200 and 'id="grid"' in game and 'data-status="playing"' in game,
+        f"GET {location} answers the game page with its table",
+    )
     status, headers, _text = browser.request("GET", "/", proxied=False)
-    expect(status == 301 and headers.get("Location", "").startswith("https://"),
-           "a request that did not come through the TLS proxy is sent to https")
+    expect(
+        status == 301 and headers.get("Location", "").startswith("https://"),
+        "a request that did not come through the TLS proxy is sent to https",
+    )
 
 
 def wait_until_up(port: int, process: subprocess.Popen, log: Path) -> None:
@@ -184,8 +200,13 @@ def check(sqlite: bool) -> None:
             port = free_port()
             with log.open("w") as output:
                 process = subprocess.Popen(
-                    ["bash", "-euo", "pipefail", "-c", steps], cwd=checkout, env=operator_env(url, port),
-                    stdout=output, stderr=subprocess.STDOUT, start_new_session=True, stdin=subprocess.DEVNULL,
+                    ["bash", "-euo", "pipefail", "-c", steps],
+                    cwd=checkout,
+                    env=operator_env(url, port),
+                    stdout=output,
+                    stderr=subprocess.STDOUT,
+                    start_new_session=True,
+                    stdin=subprocess.DEVNULL,
                 )
             try:
                 wait_until_up(port, process, log)
