@@ -21,6 +21,8 @@ Environment variables (see README, "Deploy"):
       games untouched (365), and django-axes' login records (30).
   ADDICTION_STATIC_ROOT  where collectstatic writes.
   DJANGO_CONN_MAX_AGE, DJANGO_LOG_LEVEL  database connection reuse, logging.
+  DJANGO_LOG_FORMAT     text (default) or json: one JSON object a log line.
+  SENTRY_DSN            report errors to Sentry (needs sentry-sdk, requirements/sentry.txt).
   DJANGO_SECURE_SSL_REDIRECT, DJANGO_HSTS_SECONDS  HTTPS behaviour in production.
   DJANGO_EMAIL_URL      e.g. smtp://user:pass@host:587?tls=1, or console: (addiction_site/mail.py);
       or Django's EMAIL_HOST, EMAIL_PORT, EMAIL_HOST_USER, EMAIL_HOST_PASSWORD, EMAIL_USE_TLS,
@@ -36,6 +38,7 @@ import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
+from addiction_site.logs import logging_config, start_sentry
 from addiction_site.mail import mail_settings
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -305,12 +308,12 @@ if not DEBUG:
     SECURE_HSTS_PRELOAD = True
     SECURE_CONTENT_TYPE_NOSNIFF = True
 
-LOGGING = {
-    "version": 1,
-    "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
-    "root": {"handlers": ["console"], "level": os.environ.get("DJANGO_LOG_LEVEL", "WARNING")},
-}
+# Each line with its time, level and logger; one JSON object a line with DJANGO_LOG_FORMAT=json.
+LOGGING = logging_config(os.environ.get("DJANGO_LOG_FORMAT", "text"), os.environ.get("DJANGO_LOG_LEVEL", "WARNING"))
+# Error reports, if sentry-sdk (the optional `sentry` extra) is installed.
+SENTRY_DSN = os.environ.get("SENTRY_DSN", "")
+if SENTRY_DSN:
+    start_sentry(SENTRY_DSN)
 
 # The game's own settings.
 ADDICTION_IDLE_CAP_SECONDS = int(os.environ.get("ADDICTION_IDLE_CAP_SECONDS", "120"))

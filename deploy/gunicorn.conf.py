@@ -31,3 +31,24 @@ keepalive = 30
 accesslog = os.environ.get("ADDICTION_ACCESS_LOG", "-")
 access_log_format = '%(h)s "%({x-forwarded-for}i)s" %(t)s "%(r)s" %(s)s %(B)s %(M)sms "%(a)s"'
 errorlog = "-"
+
+# With DJANGO_LOG_FORMAT=json gunicorn's own lines, the access log's too, are JSON objects
+# like the site's (addiction_site/logs.py): {"time", "level", "logger", "message"}.
+if os.environ.get("DJANGO_LOG_FORMAT", "text") == "json":
+    _access = (
+        {"class": "logging.StreamHandler", "stream": "ext://sys.stdout"}
+        if accesslog == "-"
+        else {"class": "logging.FileHandler", "filename": accesslog}
+    )
+    logconfig_dict = {
+        "formatters": {"json": {"()": "addiction_site.logs.JsonFormatter"}},
+        "handlers": {
+            "errors": {"class": "logging.StreamHandler", "stream": "ext://sys.stderr", "formatter": "json"},
+            "access": {**_access, "formatter": "json"},
+        },
+        "loggers": {
+            "gunicorn.error": {"level": "INFO", "handlers": ["errors"], "propagate": False},
+            "gunicorn.access": {"level": "INFO", "handlers": ["access"], "propagate": False},
+        },
+        "root": {"level": "INFO", "handlers": ["errors"]},
+    }

@@ -1,0 +1,86 @@
+"""The site's log lines (addiction_site/logs.py): time, level and logger, as JSON with
+DJANGO_LOG_FORMAT=json; and SENTRY_DSN, which needs the optional sentry-sdk."""
+
+import json
+import logging
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from django.core.exceptions import ImproperlyConfigured
+
+from addiction_site.logs import JsonFormatter, formatter, logging_config, start_sentry
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def record(message: str, *args, exc_info=None) -> logging.LogRecord:
+    return logging.LogRecord("games.services", logging.WARNING, __file__, 1, message, args, exc_info)
+
+
+def test_a_json_line_has_time_level_logger_and_message():
+    line = JsonFormatter().format(record("game %s: %s", 12, "stale"))
+    entry = json.loads(line)
+    assert entry.keys() == {"time", "level", "logger", "message"}
+    assert entry["level"] == "WARNING" and entry["logger"] == "games.services"
+    assert entry["message"] == "game 12: stale"
+    assert entry["time"].endswith("+00:00") and "T" in entry["time"]
+    assert "\n" not in line
+
+
+def test_a_json_line_carries_the_traceback_on_one_line():
+    try:
+        raise ValueError("broken\nin two lines")
+    except ValueError:
+        line = JsonFormatter().format(record("failed", exc_info=sys.exc_info()))
+    assert "\n" not in line
+    entry = json.loads(line)
+    assert entry["exception"].startswith("Traceback") and "ValueError: broken\nin two lines" in entry["exception"]
+
+
+def test_the_formats_are_text_and_json_only():
+    assert formatter("json") == {"()": "addiction_site.logs.JsonFormatter"}
+    assert "%(levelname)s %(name)s" in formatter("text")["format"]
+    with pytest.raises(ImproperlyConfigured):
+        formatter("xml")
+    assert logging_config("text", "INFO")["root"] == {"handlers": ["console"], "level": "INFO"}
+
+
+def log_from_the_site(**env: str) -> subprocess.CompletedProcess:
+    """A warning logged by a fresh interpreter with production settings and only the given project variables."""
+    clean = {
+        k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "ADDICTION_", "DATABASE_URL", "SENTRY_"))
+    }
+    clean.update(DJANGO_SETTINGS_MODULE="addiction_site.settings", DJANGO_SECRET_KEY="tests-only-" + "x" * 50, **env)
+    code = "import django, logging; django.setup(); logging.getLogger('games').warning('hello %s', 'there')"
+    return subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=clean, capture_output=True, text=True, timeout=60)
+
+
+def test_the_site_logs_json_lines_with_django_log_format_json(tmp_path):
+    result = log_from_the_site(DJANGO_LOG_FORMAT="json", ADDICTION_DATA_DIR=str(tmp_path))
+    assert result.returncode == 0, result.stderr
+    entry = json.loads(result.stderr.strip().splitlines()[-1])
+    assert (entry["level"], entry["logger"], entry["message"]) == ("WARNING", "games", "hello there")
+
+
+def test_the_site_logs_text_lines_with_time_level_and_logger_by_default(tmp_path):
+    result = log_from_the_site(ADDICTION_DATA_DIR=str(tmp_path))
+    assert result.returncode == 0, result.stderr
+    line = result.stderr.strip().splitlines()[-1]
+    assert line.endswith(" WARNING games hello there") and line[:4].isdigit()
+
+
+def test_sentry_starts_when_installed(monkeypatch):
+    sentry_sdk = pytest.importorskip("sentry_sdk")
+    calls = []
+    monkeypatch.setattr(sentry_sdk, "init", lambda **options: calls.append(options))
+    assert start_sentry("https://key@sentry.example.org/1")
+    assert calls == [{"dsn": "https://key@sentry.example.org/1", "send_default_pii": False, "traces_sample_rate": 0.0}]
+
+
+def test_without_sentry_sdk_a_dsn_is_a_warning_not_a_failure(monkeypatch, caplog):
+    monkeypatch.setitem(sys.modules, "sentry_sdk", None)  # as if not installed: importing it fails
+    assert not start_sentry("https://key@sentry.example.org/1")
+    assert "sentry-sdk is not installed" in caplog.text
