@@ -105,7 +105,7 @@ class PlayerAdmin(UserAdmin):
 
     inlines = [*UserAdmin.inlines, PlayerInline]
     actions = [hide_from_boards, show_on_boards]
-    list_display = (*UserAdmin.list_display, "is_active", "hidden")
+    list_display = (*UserAdmin.list_display, "is_active", "hidden")  # type: ignore[misc]  # django-stubs
     list_select_related = ("player",)
 
     @admin.display(boolean=True, description=_("Hidden from the boards"))

@@ -28,8 +28,8 @@ def hint_slots(hint: str) -> tuple[engine.Slot, engine.Slot] | None:
     """The card's slot and the gap's slot of a hinted move ("R-C>R-C"); None for "shuffle" or "none"."""
     if ">" not in hint:
         return None
-    source, target = (tuple(map(int, part.split("-"))) for part in hint.split(">"))
-    return source, target
+    (source_row, source_col), (target_row, target_col) = (part.split("-") for part in hint.split(">"))
+    return (int(source_row), int(source_col)), (int(target_row), int(target_col))
 
 
 def hint_words(hint: str, position: engine.Position) -> str:
@@ -38,9 +38,13 @@ def hint_words(hint: str, position: engine.Position) -> str:
         return _("Hint: shuffle now.")
     if hint == "none":
         return _("Hint: nothing helps any more; this game cannot be won from here.")
-    source, target = hint_slots(hint)
+    slots = hint_slots(hint)
+    card = position.card_at(slots[0]) if slots else None
+    if slots is None or card is None:
+        raise ValueError(f"not a hint of this position: {hint!r}")
+    source, target = slots
     return _("Hint: move %(card)s (row %(row)s, column %(col)s) to the gap at row %(to_row)s, column %(to_col)s.") % {
-        "card": card_name(position.card_at(source)), "row": source[0] + 1, "col": source[1] + 1,
+        "card": card_name(card), "row": source[0] + 1, "col": source[1] + 1,
         "to_row": target[0] + 1, "to_col": target[1] + 1,
     }
 
@@ -159,19 +163,21 @@ def table_slots(state: engine.GameState, *, replay: bool = False, hint: str = ""
     over = state.is_over
     moves = [] if over or replay else position.legal_moves()
     movable = {move.src for move in moves}
-    fits = {}
+    fits: dict[engine.Slot, str] = {}
     for move in moves:
         fits.setdefault(move.dst, move.card)
     for (r, c) in fits:
         if c == 0:  # a 2 goes to the topmost column-0 gap it fits; the click rule says which
-            fits[r, c] = position.move_for_slot((r, c)).card
+            click = position.move_for_slot((r, c))
+            if click is not None:  # always, for a gap some card fits
+                fits[r, c] = click.card
     locked = position.locked()
     # A card in place may still move (a 2 heading its run, to another column-0 gap), which
     # only undoes progress: the move stays legal, but the card is not marked as one that can.
     movable -= locked
     dead = set(position.dead_gaps())
-    move = hint_slots(hint)
-    hinted = {move[0]: "from", move[1]: "to"} if move else {}
+    hinted_slots = hint_slots(hint)
+    hinted = {hinted_slots[0]: "from", hinted_slots[1]: "to"} if hinted_slots else {}
     table = []
     for r, tokens in enumerate(position.rows()):
         row = []

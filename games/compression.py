@@ -10,7 +10,7 @@ case a partial ever does.
 
 from __future__ import annotations
 
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponseBase
 from django.middleware.gzip import GZipMiddleware
 
 
@@ -27,7 +27,7 @@ class HtmxGZipMiddleware(GZipMiddleware):
     """Django's GZipMiddleware (Accept-Encoding honoured, Vary set, only when it is
     shorter, its random padding kept), applied to htmx's partial answers only."""
 
-    def process_response(self, request: HttpRequest, response: HttpResponse) -> HttpResponse:
+    def process_response(self, request: HttpRequest, response: HttpResponseBase) -> HttpResponseBase:
         if not is_htmx_partial(request) or request.META.get("CSRF_COOKIE_NEEDS_UPDATE"):
             return response
         return super().process_response(request, response)

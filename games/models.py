@@ -76,7 +76,8 @@ class Game(models.Model):
     origin = models.CharField(max_length=8, choices=Origin.choices, default=Origin.CHOSEN)
     daily = models.DateField(null=True, blank=True, help_text=_("The day whose daily deal this game plays."))
     removed = models.BooleanField(
-        default=False, help_text=_("Deleted by its player after an action: given up, off My games, kept on the record."),
+        default=False,
+        help_text=_("Deleted by its player after an action: given up, off My games, kept on the record."),
     )
     assisted = models.BooleanField(
         default=False, help_text=_("A hint was shown in this game: it is never ranked."),

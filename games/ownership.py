@@ -23,6 +23,8 @@ from datetime import date
 
 from django.conf import settings
 from django.db.models import Q, QuerySet
+from django.http import HttpRequest
+from django_htmx.middleware import HtmxDetails
 
 from games.models import Game
 
@@ -50,6 +52,13 @@ class Owner:
     def stamp(self) -> dict:
         """The fields a new game of this owner gets."""
         return {"owner_id": self.user_id, "guest_token": "" if self.user_id else self.guest_token}
+
+
+class SiteRequest(HttpRequest):
+    """The request a view gets: Django's, with ``owner`` (OwnerMiddleware) and ``htmx`` (django-htmx)."""
+
+    owner: Owner
+    htmx: HtmxDetails
 
 
 def owned_games(owner: Owner, **conditions) -> QuerySet[Game]:

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import hashlib
 import secrets
+from collections.abc import Iterator
 from dataclasses import dataclass
-from datetime import date, datetime
-from datetime import timezone as dt_timezone
-from typing import Iterator, NamedTuple
+from datetime import UTC, date, datetime
+from typing import NamedTuple
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
@@ -215,12 +215,14 @@ def game_verdict(game: Game) -> Game:
     the game ("won" with a winning line, "proved_lost" or "unknown")."""
     if game.status != engine.Status.LOST or game.verdict:
         return game
-    start = None
+    start: engine.Position | None = None
     try:
         for step in replay_states(game):
             if step.action is None or step.action.kind == engine.ActionKind.SHUFFLE:
                 start = step.state.position
     except (engine.IllegalAction, ValueError):  # a log that does not replay has no verdict
+        return game
+    if start is None:  # no step at all: not a game's log
         return game
     result = solver.solve(start, settings.ADDICTION_VERDICT_BUDGET)
     game.verdict, line = _verdict_of(result)
@@ -288,13 +290,13 @@ def board_scopes(game: Game) -> list[str]:
     on its deal's board only; the first daily game of a day on that day's daily board; a
     daily played again (practice) nowhere."""
     if game.origin == Game.Origin.DAILY:
-        return [daily_scope(game.daily)]
+        return [daily_scope(game.daily)]  # type: ignore[arg-type]  # a daily game has its day
     if game.origin == Game.Origin.PRACTICE:
         return []
     deal = f"deal:{game.deal_number}"
     if game.origin != Game.Origin.RANDOM:
         return [deal]
-    day = game.finished_at.astimezone(dt_timezone.utc).date()
+    day = game.finished_at.astimezone(UTC).date()  # type: ignore[union-attr]  # a win has finished
     year, week, _weekday = day.isocalendar()
     return ["all", f"week:{year}-W{week:02d}", f"day:{day.isoformat()}", deal]
 
@@ -309,10 +311,13 @@ def boards_enter(*, game: Game) -> None:
 
     On equal figures the earlier win stays, since the boards break ties by who finished first.
     """
+    # A ranked win is an account's, and finished: neither is None here.
+    owner_id: int = game.owner_id  # type: ignore[assignment]
+    finished_at: datetime = game.finished_at  # type: ignore[assignment]
     with transaction.atomic():  # its own transaction when called alone (a claim, a re-rank)
         # One player's wins may finish at once in two games, whose own row locks do not meet:
         # lock the player, so that one reads the entries only after the other has written them.
-        list(get_user_model().objects.select_for_update().filter(pk=game.owner_id).values_list("pk", flat=True))
+        list(get_user_model().objects.select_for_update().filter(pk=owner_id).values_list("pk", flat=True))
         figures = {
             BoardEntry.Board.TIME: (game.elapsed_ms, game.moves),
             BoardEntry.Board.MOVES: (game.moves, game.elapsed_ms),
@@ -320,18 +325,18 @@ def boards_enter(*, game: Game) -> None:
         scopes = board_scopes(game)
         existing = {
             (entry.board, entry.scope): entry
-            for entry in BoardEntry.objects.filter(user_id=game.owner_id, scope__in=scopes)
+            for entry in BoardEntry.objects.filter(user_id=owner_id, scope__in=scopes)
         }
         for board, (first, second) in figures.items():
             for scope in scopes:
                 entry = existing.get((board, scope))
                 if entry is None:
                     BoardEntry.objects.create(
-                        user_id=game.owner_id, board=board, scope=scope, game=game,
-                        first=first, second=second, finished_at=game.finished_at,
+                        user_id=owner_id, board=board, scope=scope, game=game,
+                        first=first, second=second, finished_at=finished_at,
                     )
-                elif (first, second, game.finished_at) < (entry.first, entry.second, entry.finished_at):
-                    entry.game, entry.first, entry.second, entry.finished_at = game, first, second, game.finished_at
+                elif (first, second, finished_at) < (entry.first, entry.second, entry.finished_at):
+                    entry.game, entry.first, entry.second, entry.finished_at = game, first, second, finished_at
                     entry.save(update_fields=["game", "first", "second", "finished_at"])
 
 
@@ -425,7 +430,7 @@ def replay_states(game: Game) -> Iterator[Step]:
         except engine.IllegalAction as refusal:
             raise engine.IllegalAction(refusal.reason, f"action {action.number}: {refusal}") from refusal
         if kind is engine.ActionKind.MOVE:
-            undoable.append((action.number, played))
+            undoable.append((action.number, played))  # type: ignore[arg-type]  # a move plays a Move
         elif kind is engine.ActionKind.UNDO:
             undoable.pop()
         elif kind is engine.ActionKind.SHUFFLE:
@@ -437,7 +442,7 @@ def replay_states(game: Game) -> Iterator[Step]:
 
 def game_replay(game: Game) -> engine.GameState:
     """The state that the game's deal, seed and action log give, played again by the engine."""
-    for step in replay_states(game):
+    for step in replay_states(game):  # noqa: B007 - the last step is the answer
         pass
     return step.state
 

@@ -13,7 +13,7 @@ from functools import wraps
 
 from django.conf import settings
 from django.contrib import messages
-from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
+from django.http import Http404, HttpResponse, HttpResponseRedirect
 from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.utils.cache import patch_vary_headers
@@ -26,10 +26,18 @@ from games import daily, engine
 from games.cards import hint_words, line_words, said_words, table_slots
 from games.forms import ActionForm, MoveForm, NewGameForm
 from games.models import Game
-from games.ownership import become_guest, owned_games, set_lasting_cookie
+from games.ownership import SiteRequest, become_guest, owned_games, set_lasting_cookie
 from games.selectors import my_games, personal_bests
 from games.services import (
-    ActionRefused, StaleVersion, TooManyGames, elapsed_at, game_act, game_shown, game_start, hint_for, pause_ms,
+    ActionRefused,
+    StaleVersion,
+    TooManyGames,
+    elapsed_at,
+    game_act,
+    game_shown,
+    game_start,
+    hint_for,
+    pause_ms,
 )
 
 MARK_MOVABLE_COOKIE = "addiction_mark_movable"  # "0" when the player turned the marking off
@@ -52,11 +60,11 @@ def refusal_text(reason: engine.Refusal) -> str:
 
 
 @require_safe
-def home(request: HttpRequest) -> HttpResponse:
+def home(request: SiteRequest) -> HttpResponse:
     return _home(request, NewGameForm())
 
 
-def _home(request: HttpRequest, form: NewGameForm, status: int = 200, too_many: int | None = None) -> HttpResponse:
+def _home(request: SiteRequest, form: NewGameForm, status: int = 200, too_many: int | None = None) -> HttpResponse:
     games = my_games(request.owner)[0][:10]
     today = daily.today()
     daily_games = list(owned_games(request.owner, daily=today).order_by("created_at", "pk"))
@@ -76,7 +84,7 @@ TOO_MANY_GAMES_STATUS = 409
 
 
 @require_POST
-def game_new(request: HttpRequest) -> HttpResponse:
+def game_new(request: SiteRequest) -> HttpResponse:
     form = NewGameForm(request.POST)
     if not form.is_valid():
         return _home(request, form, status=400)
@@ -93,7 +101,7 @@ def _check_deal(deal_number: int) -> None:
 
 
 @require_safe
-def deal_page(request: HttpRequest, deal_number: int) -> HttpResponse:
+def deal_page(request: SiteRequest, deal_number: int) -> HttpResponse:
     """The shareable link of a deal.  A player with a game of it in progress is taken to
     that game (the last played); anyone else sees the deal's page, whose button starts one
     (``deal_start``).  Either way it changes nothing: links are followed by crawlers and
@@ -106,7 +114,7 @@ def deal_page(request: HttpRequest, deal_number: int) -> HttpResponse:
 
 
 @require_POST
-def deal_start(request: HttpRequest, deal_number: int) -> HttpResponse:
+def deal_start(request: SiteRequest, deal_number: int) -> HttpResponse:
     """Start a new game of the deal (the deal page's button), even if one is in progress."""
     _check_deal(deal_number)  # before becoming a guest: a deal that does not exist makes none
     try:
@@ -117,7 +125,7 @@ def deal_start(request: HttpRequest, deal_number: int) -> HttpResponse:
     return redirect("games:detail", pk=game.pk)
 
 
-def _owned_game(request: HttpRequest, pk: int) -> Game:
+def _owned_game(request: SiteRequest, pk: int) -> Game:
     try:
         return owned_games(request.owner).get(pk=pk)
     except Game.DoesNotExist:
@@ -137,12 +145,12 @@ class StatusBar:
     tick_ms_left: int  # how long the page's clock may tick on before the idle cap
 
 
-def table_context(request: HttpRequest, game: Game, note: str = "") -> dict:
+def table_context(request: SiteRequest, game: Game, note: str = "") -> dict:
     """What the table's templates (_grid.html, _status.html) draw: the slots and the status bar."""
     now = timezone.now()
     state = game.state()
     running = game.started_at is not None and not game.is_over
-    idle_ms = int((now - game.last_action_at).total_seconds() * 1000) if running else 0
+    idle_ms = int((now - game.last_action_at).total_seconds() * 1000) if running and game.last_action_at else 0
     cap_ms = settings.ADDICTION_IDLE_CAP_SECONDS * 1000
     return {
         "game": game,
@@ -163,12 +171,12 @@ def table_context(request: HttpRequest, game: Game, note: str = "") -> dict:
     }
 
 
-def _table(request: HttpRequest, game: Game, note: str = "", status: int = 200) -> HttpResponse:
+def _table(request: SiteRequest, game: Game, note: str = "", status: int = 200) -> HttpResponse:
     return render(request, "games/_table.html", table_context(request, game, note), status=status)
 
 
 def _game_page(
-    request: HttpRequest, game: Game, note: str = "", status: int = 200, welcome_back: bool = False,
+    request: SiteRequest, game: Game, note: str = "", status: int = 200, welcome_back: bool = False,
 ) -> HttpResponse:
     if welcome_back and not note:
         note = break_words(game, timezone.now())
@@ -177,7 +185,7 @@ def _game_page(
 
 
 @require_safe
-def game_detail(request: HttpRequest, pk: int) -> HttpResponse:
+def game_detail(request: SiteRequest, pk: int) -> HttpResponse:
     """The game page; htmx reloading the table gets the table alone.  A boosted request (a
     New game form) or htmx restoring history (the page is not in its cache) gets the page."""
     game = game_shown(_owned_game(request, pk))  # the clock starts when the board is first shown
@@ -205,7 +213,7 @@ def answers_with_table(view):
     game page, with the note as a message."""
 
     @wraps(view)
-    def answer(request: HttpRequest, pk: int) -> HttpResponse:
+    def answer(request: SiteRequest, pk: int) -> HttpResponse:
         try:
             game, note, status = view(request, pk), "", 200
         except Game.DoesNotExist:
@@ -229,7 +237,7 @@ def answers_with_table(view):
 
 @require_POST
 @answers_with_table
-def game_move(request: HttpRequest, pk: int) -> Game:
+def game_move(request: SiteRequest, pk: int) -> Game:
     data = _cleaned(MoveForm(request.POST))
     return game_act(owner=request.owner, game_id=pk, version=data["version"], kind=engine.ActionKind.MOVE,
                     slot=data["slot"], to=data["to"])
@@ -237,28 +245,28 @@ def game_move(request: HttpRequest, pk: int) -> Game:
 
 @require_POST
 @answers_with_table
-def game_undo(request: HttpRequest, pk: int) -> Game:
+def game_undo(request: SiteRequest, pk: int) -> Game:
     data = _cleaned(ActionForm(request.POST))
     return game_act(owner=request.owner, game_id=pk, version=data["version"], kind=engine.ActionKind.UNDO)
 
 
 @require_POST
 @answers_with_table
-def game_shuffle(request: HttpRequest, pk: int) -> Game:
+def game_shuffle(request: SiteRequest, pk: int) -> Game:
     data = _cleaned(ActionForm(request.POST))
     return game_act(owner=request.owner, game_id=pk, version=data["version"], kind=engine.ActionKind.SHUFFLE)
 
 
 @require_POST
 @answers_with_table
-def game_resign(request: HttpRequest, pk: int) -> Game:
+def game_resign(request: SiteRequest, pk: int) -> Game:
     data = _cleaned(ActionForm(request.POST))
     return game_act(owner=request.owner, game_id=pk, version=data["version"], kind=engine.ActionKind.RESIGN)
 
 
 @require_POST
 @answers_with_table
-def game_hint(request: HttpRequest, pk: int) -> Game:
+def game_hint(request: SiteRequest, pk: int) -> Game:
     """The solver's advice for the game as the page showed it: the table comes back with
     the card and its gap (or the Shuffle button) lit.  The game is assisted from then on."""
     data = _cleaned(ActionForm(request.POST))
@@ -266,7 +274,7 @@ def game_hint(request: HttpRequest, pk: int) -> Game:
 
 
 @require_POST
-def mark_movable(request: HttpRequest) -> HttpResponse:
+def mark_movable(request: SiteRequest) -> HttpResponse:
     """Turn the marking of cards that can move on or off, for this browser (a cookie)."""
     back = request.POST.get("next", "")
     if not url_has_allowed_host_and_scheme(back, allowed_hosts={request.get_host()}, require_https=request.is_secure()):
@@ -278,7 +286,7 @@ def mark_movable(request: HttpRequest) -> HttpResponse:
 
 
 @require_safe
-def rules(request: HttpRequest) -> HttpResponse:
+def rules(request: SiteRequest) -> HttpResponse:
     return render(request, "games/rules.html", {"idle_cap": idle_cap_words()})
 
 

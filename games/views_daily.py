@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from datetime import date, timedelta
 
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST, require_safe
 
 from games import daily
 from games.models import BoardEntry, Game
-from games.ownership import Owner, become_guest, owned_games
+from games.ownership import Owner, SiteRequest, become_guest, owned_games
 from games.selectors import board_page
 from games.services import TooManyGames, daily_scope
 from games.views_records import board_choice
@@ -31,14 +31,14 @@ def _games_of_day(owner: Owner, day: date) -> list[Game]:
 
 
 @require_safe
-def daily_page(request: HttpRequest, day: date | None = None) -> HttpResponse:
+def daily_page(request: SiteRequest, day: date | None = None) -> HttpResponse:
     """A day's daily deal (today's without a date): its number, its seed's SHA-256 (the seed
     itself once the day is over), the player's games of it and a button to play."""
     day = _playable(day)
     return _daily_page(request, day)
 
 
-def _daily_page(request: HttpRequest, day: date, status: int = 200, too_many: int | None = None) -> HttpResponse:
+def _daily_page(request: SiteRequest, day: date, status: int = 200, too_many: int | None = None) -> HttpResponse:
     games = _games_of_day(request.owner, day)
     is_today = day == daily.today()
     return render(request, "games/daily.html", {
@@ -56,7 +56,7 @@ def _daily_page(request: HttpRequest, day: date, status: int = 200, too_many: in
 
 
 @require_POST
-def daily_start(request: HttpRequest, day: date | None = None) -> HttpResponse:
+def daily_start(request: SiteRequest, day: date | None = None) -> HttpResponse:
     """Start a game of the day's daily: ranked if it is the player's first of today."""
     day = _playable(day)
     try:
@@ -67,7 +67,7 @@ def daily_start(request: HttpRequest, day: date | None = None) -> HttpResponse:
 
 
 @require_safe
-def daily_board(request: HttpRequest, day: date) -> HttpResponse:
+def daily_board(request: SiteRequest, day: date) -> HttpResponse:
     """A day's daily board: each player's first daily game of that day, if won."""
     day = _playable(day)
     board = board_choice(request)
@@ -79,11 +79,11 @@ def daily_board(request: HttpRequest, day: date) -> HttpResponse:
 
 
 @require_safe
-def daily_calendar(request: HttpRequest) -> HttpResponse:
+def daily_calendar(request: SiteRequest) -> HttpResponse:
     """The last six weeks of daily deals with the player's result on each; past days play as practice."""
     today = daily.today()
     first = max(daily.FIRST_DAY, today - timedelta(days=CALENDAR_DAYS - 1))
-    results: dict[date, str] = {}
+    results: dict[date | None, str] = {}  # every day is a date: the query asks for a range of them
     for day, status, origin in (
         owned_games(request.owner, daily__gte=first, daily__lte=today)
         .order_by("created_at", "pk").values_list("daily", "status", "origin")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.models import User
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -13,7 +13,7 @@ from django.views.decorators.http import require_safe, require_http_methods
 from games import daily, engine
 from games.cards import line_words, step_words, table_slots
 from games.models import BoardEntry, Game, Player
-from games.ownership import owned_games
+from games.ownership import SiteRequest, owned_games
 from games.selectors import (
     PERIODS, board_page, chart_points, my_games_pages, on_boards, period_scope, personal_bests, profile_of,
 )
@@ -21,7 +21,7 @@ from games.services import ActionRefused, daily_scope, game_delete, game_verdict
 
 
 @require_safe
-def my_games_page(request: HttpRequest) -> HttpResponse:
+def my_games_page(request: SiteRequest) -> HttpResponse:
     """The player's games in progress and finished ones, each list in pages of its own
     (``?playing=N``, ``?finished=N``)."""
     playing, finished = my_games_pages(
@@ -31,7 +31,7 @@ def my_games_page(request: HttpRequest) -> HttpResponse:
 
 
 @require_http_methods(["GET", "POST"])
-def game_delete_page(request: HttpRequest, pk: int) -> HttpResponse:
+def game_delete_page(request: SiteRequest, pk: int) -> HttpResponse:
     """Ask, then delete one of this player's unfinished games."""
     game = get_object_or_404(owned_games(request.owner), pk=pk)
     if game.is_over:
@@ -54,13 +54,13 @@ def game_delete_page(request: HttpRequest, pk: int) -> HttpResponse:
     return render(request, "games/game_delete.html", {"game": game})
 
 
-def board_choice(request: HttpRequest) -> str:
+def board_choice(request: SiteRequest) -> str:
     board = request.GET.get("board", BoardEntry.Board.TIME)
     return board if board in BoardEntry.Board.values else BoardEntry.Board.TIME
 
 
 @require_safe
-def leaderboard(request: HttpRequest) -> HttpResponse:
+def leaderboard(request: SiteRequest) -> HttpResponse:
     """The global boards (wins of random deals), with today's daily board first."""
     board = board_choice(request)
     period = request.GET.get("period", "all")
@@ -78,7 +78,7 @@ def leaderboard(request: HttpRequest) -> HttpResponse:
 
 
 @require_safe
-def deal_leaderboard(request: HttpRequest, deal_number: int) -> HttpResponse:
+def deal_leaderboard(request: SiteRequest, deal_number: int) -> HttpResponse:
     if not 1 <= deal_number <= engine.MAX_DEAL:
         raise Http404(_("There is no deal with that number."))
     board = board_choice(request)
@@ -89,7 +89,7 @@ def deal_leaderboard(request: HttpRequest, deal_number: int) -> HttpResponse:
 
 
 @require_safe
-def profile(request: HttpRequest, username: str) -> HttpResponse:
+def profile(request: SiteRequest, username: str) -> HttpResponse:
     if "\x00" in username:  # no user name has one, and PostgreSQL refuses it in a query (a 500)
         raise Http404(_("No such player."))
     player = get_object_or_404(User, username=username, is_active=True)
@@ -104,7 +104,7 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
     })
 
 
-def _finished_game(request: HttpRequest, pk: int) -> Game:
+def _finished_game(request: SiteRequest, pk: int) -> Game:
     """A finished game the visitor may see: their own, or one that stands on a board
     (docs/RULES.md, "Fairness and verification").  Games in progress stay their owner's."""
     game = owned_games(request.owner).filter(pk=pk).first()
@@ -118,14 +118,14 @@ def _finished_game(request: HttpRequest, pk: int) -> Game:
 
 
 @require_safe
-def game_verify_page(request: HttpRequest, pk: int) -> HttpResponse:
+def game_verify_page(request: SiteRequest, pk: int) -> HttpResponse:
     game = _finished_game(request, pk)
     verification = game_verify(game) if game.seed_shown else None  # a daily's seed waits for its day to end
     return render(request, "games/verify.html", {"game": game, "verification": verification})
 
 
 @require_safe
-def game_verdict_page(request: HttpRequest, pk: int) -> HttpResponse:
+def game_verdict_page(request: SiteRequest, pk: int) -> HttpResponse:
     """Whether a lost game's last stretch could have been won: searched the first time it
     is asked (the end screen asks at once), kept with the game, then only read."""
     game = _finished_game(request, pk)
@@ -137,7 +137,7 @@ def game_verdict_page(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @require_safe
-def game_replay_page(request: HttpRequest, pk: int, step: int = 0) -> HttpResponse:
+def game_replay_page(request: SiteRequest, pk: int, step: int = 0) -> HttpResponse:
     """One step of a finished game's replay; every step has its own URL, htmx swaps just the table.
 
     The whole log is played again, so that a log that stops replaying is said on every

@@ -39,4 +39,4 @@ def slots(row: list[SlotView]) -> SafeString:
 
 @lru_cache(maxsize=20_000)
 def _drawn(language: str, view: SlotView) -> SafeString:
-    return render_to_string("games/_slot.html", view.drawing()).strip()
+    return SafeString(render_to_string("games/_slot.html", view.drawing()).strip())
