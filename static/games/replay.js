@@ -22,11 +22,22 @@
   }
   // Each step replaces the address rather than adding to the history, so that Back in the
   // browser leaves the replay instead of stepping through it; the address is the step shown.
+  var asked = null;  // the step autoplay asked for and has not shown yet
   function go(href) {
+    asked = href;
     htmx.ajax("GET", href, { target: "#replay", swap: "outerHTML" }).then(function () {
-      history.replaceState(history.state, "", href);
+      if (asked === href && playing) history.replaceState(history.state, "", href);
+      if (asked === href) asked = null;
     });
   }
+  // A step that arrives after Pause is not shown: the table stays where it was paused.
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    var config = event.detail.requestConfig;
+    if (!playing && asked && config && config.path === asked) {
+      event.detail.shouldSwap = false;
+      asked = null;
+    }
+  });
   function step() {
     var next = link('a[rel="next"]');
     if (!playing || !next) return stop();
