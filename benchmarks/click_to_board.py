@@ -59,7 +59,8 @@ new MutationObserver(function () {
 LAST_MOVE_SIZES = """() => {
   var moves = performance.getEntriesByType("resource").filter(e => /\\/move\\/$/.test(e.name));
   var last = moves[moves.length - 1];
-  return last && last.responseEnd ? [last.encodedBodySize, last.decodedBodySize, last.responseEnd - last.startTime] : null;
+  return last && last.responseEnd
+    ? [last.encodedBodySize, last.decodedBodySize, last.responseEnd - last.startTime] : null;
 }"""
 
 

@@ -26,7 +26,7 @@ def in_rounded_rect(x: float, y: float, left: float, top: float, right: float, b
 
 def in_polygon(x: float, y: float, points: tuple[tuple[float, float], ...]) -> bool:
     inside = False
-    for (x1, y1), (x2, y2) in zip(points, points[1:] + points[:1]):
+    for (x1, y1), (x2, y2) in zip(points, points[1:] + points[:1], strict=True):
         if (y1 > y) != (y2 > y) and x < (x2 - x1) * (y - y1) / (y2 - y1) + x1:
             inside = not inside
     return inside

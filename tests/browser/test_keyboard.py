@@ -22,7 +22,9 @@ def focused_slot(page: Page) -> str | None:
 
 
 def tab_stops(page: Page) -> list[str]:
-    return page.eval_on_selector_all("#grid .slot", "slots => slots.filter(s => s.tabIndex >= 0).map(s => s.dataset.slot)")
+    return page.eval_on_selector_all(
+        "#grid .slot", "slots => slots.filter(s => s.tabIndex >= 0).map(s => s.dataset.slot)"
+    )
 
 
 def where(slot: engine.Slot) -> str:

@@ -61,7 +61,7 @@ def board_rows(response) -> list[dict]:
     headings = [cell.text.replace("↑", "").strip() for cell in tables[0].find_all("th")]
     names = {"#": "rank", "Player": "player", "Time": "time", "Moves": "moves", "Deal": "deal"}
     for row in tables[0].find_all("tr", data_player=True):
-        cells = dict(zip(headings, (cell.text for cell in row.find_all("td"))))
+        cells = dict(zip(headings, (cell.text for cell in row.find_all("td")), strict=False))
         found = {names[heading]: text for heading, text in cells.items() if heading in names}
         found["rank"], found["moves"] = int(found["rank"]), int(found["moves"])
         rows.append(found)

@@ -138,8 +138,10 @@ def test_the_settings_page_keeps_the_choices_in_cookies_and_every_page_follows_t
 
     saved = client.post("/settings/", {"theme": "dark", "motion": "off", "next": "/how-to-play/"})
     assert saved.status_code == 302 and saved.url == "/how-to-play/"
-    assert {name: saved.cookies[name].value for name in ("addiction_theme", "addiction_motion", "addiction_mark_movable")} \
-        == {"addiction_theme": "dark", "addiction_motion": "off", "addiction_mark_movable": "0"}
+    names = ("addiction_theme", "addiction_motion", "addiction_mark_movable")
+    assert {name: saved.cookies[name].value for name in names} == {
+        "addiction_theme": "dark", "addiction_motion": "off", "addiction_mark_movable": "0",
+    }
     assert saved.cookies["addiction_theme"]["httponly"]
     html = parse_html(client.get("/")).find("html")
     assert html["data-theme"] == "dark" and html["data-motion"] == "off"

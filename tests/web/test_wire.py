@@ -46,8 +46,10 @@ def test_without_gzip_in_accept_encoding_the_answer_is_plain(client, game):
     assert grid(response).version == game.version + 1
 
 
-@pytest.mark.parametrize("headers", [{}, {**HTMX, "HX-Boosted": "true"}, {**HTMX, "HX-History-Restore-Request": "true"}],
-                         ids=["plain", "boosted", "history-restore"])
+@pytest.mark.parametrize(
+    "headers", [{}, {**HTMX, "HX-Boosted": "true"}, {**HTMX, "HX-History-Restore-Request": "true"}],
+    ids=["plain", "boosted", "history-restore"],
+)
 def test_the_game_page_with_its_csrf_token_is_not_compressed(client, game, headers):
     response = client.get(f"/game/{game.pk}/", headers={**headers, **GZIP})
     assert response.status_code == 200

@@ -1,4 +1,5 @@
-"""The words players read: counts in their singular and plural forms, a replay's steps, the verify page, the seed at the end."""
+"""The words players read: counts in their singular and plural forms, a replay's steps, the verify page,
+the seed at the end."""
 
 from __future__ import annotations
 
