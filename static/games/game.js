@@ -240,6 +240,32 @@
     showDemoButton();
     if (demo.on) { clearTimeout(demo.timer); demo.timer = setTimeout(demoStep, demo.pace); }
   });
+  // Cards slide to their new slots (a move, an undo, a shuffle, a replay's step): htmx swaps
+  // inside a view transition, and each card is an element of its own in it, named after the
+  // card.  Off when the device asks for less motion, unless the settings say otherwise
+  // (data-motion on <html>, from a cookie), and off when the settings say so.
+  function motion() {
+    var chosen = document.documentElement.dataset.motion;
+    if (chosen) return chosen === "on";
+    return !(window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches);
+  }
+  function nameCards() {
+    document.querySelectorAll("#grid .slot[data-card]").forEach(function (slot) {
+      slot.style.viewTransitionName = slot.dataset.card ? "card-" + slot.dataset.card : "";
+    });
+  }
+  if (window.htmx) htmx.config.globalViewTransitions = true;
+  document.addEventListener("DOMContentLoaded", nameCards);
+  document.addEventListener("htmx:afterSwap", nameCards);
+  // A swap that comes while cards still slide (quick plays) is not animated, as a second
+  // view transition would cut the first short; nor are "Show me"'s, which keep its pace.
+  var slid = -Infinity;
+  document.addEventListener("htmx:beforeTransition", function (event) {
+    var now = performance.now();
+    if (!motion() || demo.on || now - slid < 400) return event.preventDefault();
+    slid = now;
+  });
+
   document.addEventListener("htmx:responseError", stopDemo);
   document.addEventListener("htmx:sendError", stopDemo);
   document.addEventListener("DOMContentLoaded", showDemoButton);
