@@ -122,8 +122,9 @@
   });
 
   // The focus never falls to the page when htmx swaps the table: after a move it stays on
-  // the slot, after Undo it goes to the card that went back, after Shuffle (or the end) to
-  // the table's tab stop, and a button that comes back (Hint, Show me) keeps it.
+  // the slot, after Undo (or Redo) it goes to the card that went back (or forth again),
+  // after Shuffle (or the end) to the table's tab stop, and a button that comes back (Hint,
+  // Show me) keeps it.
   var restore = null;
   function cards() {
     var shown = {};
@@ -135,7 +136,7 @@
     restore = null;
     if (!game || !el || !game.contains(el)) return;
     var detail = event.detail, path = (detail.pathInfo && detail.pathInfo.requestPath) || "";
-    restore = { slot: el.dataset.slot, id: el.id, kind: (path.match(/\/(undo|shuffle)\/$/) || [])[1], before: cards() };
+    restore = { slot: el.dataset.slot, id: el.id, kind: (path.match(/\/(undo|redo|shuffle)\/$/) || [])[1], before: cards() };
   });
   document.addEventListener("htmx:afterSettle", function () {
     var was = restore, target = null;
@@ -143,7 +144,7 @@
     rove();
     if (!was) return;
     if (was.slot) target = slotAt(was.slot);
-    else if (was.kind === "undo") {
+    else if (was.kind === "undo" || was.kind === "redo") {
       var now = cards();
       for (var name in now) if (now[name] && !was.before[name]) target = slotAt(name);
     } else if (was.kind !== "shuffle" && was.id) target = document.getElementById(was.id);
