@@ -119,6 +119,14 @@ def test_upright_the_board_takes_the_width_and_touch_controls_are_44px(live_serv
         context.close()
 
 
+def fits(page: Page) -> None:
+    """The board, the counters, the note and the actions are all within a 844x390 screen."""
+    for selector in ("#grid", "#status .counters", "#status .note", "#status .actions"):
+        part = box(page, selector)
+        assert part["x"] >= 0 and part["y"] >= 0, selector
+        assert part["x"] + part["width"] <= 844 and part["y"] + part["height"] <= 390, (selector, part)
+
+
 @pytest.mark.parametrize("end", ["playing", "won", "lost"])
 def test_sideways_the_board_and_its_controls_fit_the_screen(live_server, browser: Browser, ada, end):
     game = {"playing": playing, "won": won, "lost": given_up}[end](ada, 123_456_789)
@@ -129,10 +137,12 @@ def test_sideways_the_board_and_its_controls_fit_the_screen(live_server, browser
         page.goto(f"{live_server.url}/game/{game.pk}/")
         expect(page.locator("#grid")).to_have_attribute("data-status", end)
         assert page.evaluate("scrollY") == 0
-        for selector in ("#grid", "#status .counters", "#status .note", "#status .actions"):
-            part = box(page, selector)
-            assert part["x"] >= 0 and part["y"] >= 0, selector
-            assert part["x"] + part["width"] <= 844 and part["y"] + part["height"] <= 390, (selector, part)
+        fits(page)
+        if end == "playing":  # with the longest note a game in play shows: a hint, and "assisted"
+            page.once("dialog", lambda dialog: dialog.accept())
+            page.get_by_role("button", name="Hint").click()
+            expect(page.locator("#status .note")).to_contain_text("Assisted game")
+            fits(page)
         card = box(page, '#grid [data-slot="0-0"]')
         assert card["height"] >= 55, card
     finally:
