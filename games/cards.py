@@ -90,6 +90,10 @@ def said_words(kind: str, move: str, shuffles_left: int) -> str:
         taken = engine.Move.parse(move)
         return _("Undone: %(card)s back to row %(row)s, column %(col)s") % {
             "card": card_name(taken.card), "row": taken.src[0] + 1, "col": taken.src[1] + 1}
+    if kind == engine.ActionKind.REDO:
+        again = engine.Move.parse(move)
+        return _("Redone: %(card)s to row %(row)s, column %(col)s") % {
+            "card": card_name(again.card), "row": again.dst[0] + 1, "col": again.dst[1] + 1}
     if kind == engine.ActionKind.SHUFFLE:
         return ngettext("Shuffled: %(left)s left", "Shuffled: %(left)s left", shuffles_left) % {"left": shuffles_left}
     return ""

@@ -88,6 +88,8 @@ class Refusal(enum.Enum):
     NOTHING_FITS = "nothing fits that gap"
     CANNOT_MOVE = "that card cannot move"
     UNDO_MISMATCH = "undo of another move"
+    NOTHING_TO_REDO = "nothing to redo"
+    REDO_MISMATCH = "redo of another move"
 
 
 class IllegalAction(ValueError):
@@ -575,10 +577,11 @@ class Status(str, enum.Enum):
 
 
 class ActionKind(str, enum.Enum):
-    """The four things a player can do; the database's log keeps the value."""
+    """The five things a player can do; the database's log keeps the value."""
 
     MOVE = "move"
     UNDO = "undo"
+    REDO = "redo"
     SHUFFLE = "shuffle"
     RESIGN = "resign"
 
@@ -597,7 +600,8 @@ class GameState(NamedTuple):
 
     Every action returns a new state (a named tuple: immutable, and cheap to make);
     a refused one raises :class:`IllegalAction`.  ``history`` holds the moves that
-    undo can still take back, oldest first.
+    undo can still take back, oldest first; ``undone`` the moves undo took back since the
+    last move, which redo plays again, the most recently undone last.
 
     >>> g = GameState.start(deal_number=1, seed=42)
     >>> g = g.play(g.position.legal_moves()[0])
@@ -616,6 +620,7 @@ class GameState(NamedTuple):
     history: tuple[Move, ...] = ()
     status: Status = Status.PLAYING
     resigned: bool = False
+    undone: tuple[Move, ...] = ()
 
     @classmethod
     def start(cls, *, deal_number: int, seed: int) -> GameState:
@@ -631,12 +636,16 @@ class GameState(NamedTuple):
         return self.status is _PLAYING and bool(self.history)
 
     @property
+    def can_redo(self) -> bool:
+        return self.status is _PLAYING and bool(self.undone)
+
+    @property
     def is_over(self) -> bool:
         return self.status is not _PLAYING
 
     @property
     def actions(self) -> int:
-        """How many actions the game has had: each move, undo and shuffle (giving up ends it)."""
+        """How many actions the game has had: each move, undo, redo and shuffle (giving up ends it)."""
         return self.moves + self.shuffles_used
 
     @property
@@ -650,9 +659,10 @@ class GameState(NamedTuple):
 
         A move is the ``move`` a log recorded, or the card at ``slot`` into the gap ``to``
         (a hint played exactly), or else the move a click on ``slot`` makes
-        (:meth:`Position.move_for_slot`).  An undo given a ``move`` checks that it takes
-        back that very move, as a log's undo records it.  Returns the new state and the
-        move to log: the one played or taken back, None for a shuffle or giving up.
+        (:meth:`Position.move_for_slot`).  An undo (a redo) given a ``move`` checks that it
+        takes back (plays again) that very move, as the log records it.  Returns the new
+        state and the move to log: the one played, taken back or played again, None for a
+        shuffle or giving up.
         Raises :class:`IllegalAction`, whose ``reason`` says why.
 
         >>> g = GameState.start(deal_number=1, seed=42)
@@ -674,6 +684,11 @@ class GameState(NamedTuple):
             if move is not None and taken is not None and move != taken:
                 raise IllegalAction(Refusal.UNDO_MISMATCH, f"the move to take back is {taken}, not {move}")
             return self.undo(), taken
+        if kind is ActionKind.REDO:
+            again = self.undone[-1] if self.undone else None
+            if move is not None and again is not None and move != again:
+                raise IllegalAction(Refusal.REDO_MISMATCH, f"the move to play again is {again}, not {move}")
+            return self.redo(), again
         if kind is ActionKind.SHUFFLE:
             return self.shuffle(), None
         return self.resign(), None
@@ -702,7 +717,7 @@ class GameState(NamedTuple):
         position = self[0].play(move)
         # The hot path of every search: build the tuple directly rather than through _replace.
         state = _tuple_new(GameState, (
-            position, self[1], self[2], self[3] + 1, self[4], self[5] + (move,), _PLAYING, False,
+            position, self[1], self[2], self[3] + 1, self[4], self[5] + (move,), _PLAYING, False, (),
         ))
         if position._gaps == _WON_GAPS or self[4] == SHUFFLES or self[3] + self[4] + 1 >= MAX_ACTIONS:
             return _settled(state)
@@ -715,7 +730,18 @@ class GameState(NamedTuple):
             raise IllegalAction(Refusal.NOTHING_TO_UNDO, "nothing to undo since the last shuffle")
         move = self.history[-1]
         position = self.position._moved(move._c, move._d, move._s)
-        return _settled(self._replace(position=position, moves=self.moves + 1, history=self.history[:-1]))
+        return _settled(self._replace(position=position, moves=self.moves + 1, history=self.history[:-1],
+                                      undone=self.undone + (move,)))
+
+    def redo(self) -> GameState:
+        """Play again the move the last undo took back, until the next move or shuffle; it
+        counts as a move, as undo does."""
+        self._check_playing()
+        if not self.undone:
+            raise IllegalAction(Refusal.NOTHING_TO_REDO, "nothing to redo since the last move")
+        move = self.undone[-1]
+        state = self.play(move)
+        return state._replace(undone=self.undone[:-1]) if state.status is _PLAYING else state
 
     def shuffle(self) -> GameState:
         """Use one of the three shuffles; it can never be undone, nor can any move before it."""
@@ -723,7 +749,8 @@ class GameState(NamedTuple):
         if self.shuffles_left <= 0:
             raise IllegalAction(Refusal.NO_SHUFFLE_LEFT, "no shuffle left")
         position = self.position.shuffle(shuffle_seed(self.seed, self.shuffles_used))
-        return _settled(self._replace(position=position, shuffles_used=self.shuffles_used + 1, history=()))
+        return _settled(self._replace(position=position, shuffles_used=self.shuffles_used + 1, history=(),
+                                      undone=()))
 
     def resign(self) -> GameState:
         """Give up; the game counts as lost."""

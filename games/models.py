@@ -60,6 +60,9 @@ class Game(models.Model):
     undo_top = models.PositiveIntegerField(
         default=0, help_text=_("The number of the action whose move undo takes back next; 0 when there is none."),
     )
+    redo_top = models.PositiveIntegerField(
+        default=0, help_text=_("The number of the undo whose move redo plays again next; 0 when there is none."),
+    )
     status = models.CharField(max_length=8, choices=STATUSES, default=engine.Status.PLAYING.value)
     resigned = models.BooleanField(default=False)
     version = models.PositiveIntegerField(default=0)
@@ -156,6 +159,10 @@ class Game(models.Model):
         return not self.is_over and self.undo_top > 0
 
     @property
+    def can_redo(self) -> bool:
+        return not self.is_over and self.redo_top > 0
+
+    @property
     def out_of_actions(self) -> bool:
         """Lost because it reached the most actions a game may have (engine.MAX_ACTIONS)."""
         return self.state().out_of_actions
@@ -187,7 +194,7 @@ class Game(models.Model):
         self.shuffles_used = state.shuffles_used
         self.status = state.status.value
         self.resigned = state.resigned
-        self._engine_state = self._state_columns(), state._replace(history=())
+        self._engine_state = self._state_columns(), state._replace(history=(), undone=())
 
     def _state_columns(self) -> tuple:
         return (self.position, self.moves, self.shuffles_used, self.status,
@@ -201,6 +208,7 @@ class Action(models.Model):
     KINDS = [
         (engine.ActionKind.MOVE.value, _("move")),
         (engine.ActionKind.UNDO.value, _("undo")),
+        (engine.ActionKind.REDO.value, _("redo")),
         (engine.ActionKind.SHUFFLE.value, _("shuffle")),
         (engine.ActionKind.RESIGN.value, _("resign")),
     ]
@@ -213,6 +221,9 @@ class Action(models.Model):
     elapsed_ms = models.BigIntegerField(help_text=_("The game's time once this action was done."))
     undo_top = models.PositiveIntegerField(
         default=0, help_text=_("The game's undo_top once this action was done."),
+    )
+    redo_top = models.PositiveIntegerField(
+        default=0, help_text=_("The game's redo_top once this action was done."),
     )
     created_at = models.DateTimeField(auto_now_add=True)
 

@@ -150,10 +150,13 @@ def game_act(
     game = owned_games(owner, pk=game_id).get()
     if game.version != version:
         raise StaleVersion(game)
-    state, undo_below = game.state(), 0
+    state, undo_below, redo_below = game.state(), 0, 0
     if kind is engine.ActionKind.UNDO and game.can_undo:
-        taken, undo_below = _undo_step(game)
+        taken, undo_below = _log_step(game, game.undo_top, "undo_top")
         state = state._replace(history=(taken,))
+    elif kind is engine.ActionKind.REDO and game.can_redo:
+        again, redo_below = _log_step(game, game.redo_top, "redo_top")
+        state = state._replace(undone=(again,))
     try:
         state, move = state.act(kind, slot=slot, to=to)
     except engine.IllegalAction as refusal:
@@ -167,8 +170,13 @@ def game_act(
     game.set_state(state)
     game.version = version + 1
     game.undo_top = {
-        engine.ActionKind.MOVE: game.version, engine.ActionKind.UNDO: undo_below, engine.ActionKind.SHUFFLE: 0,
+        engine.ActionKind.MOVE: game.version, engine.ActionKind.UNDO: undo_below,
+        engine.ActionKind.REDO: game.version, engine.ActionKind.SHUFFLE: 0,
     }.get(kind, game.undo_top)
+    game.redo_top = {
+        engine.ActionKind.MOVE: 0, engine.ActionKind.UNDO: game.version,
+        engine.ActionKind.REDO: redo_below, engine.ActionKind.SHUFFLE: 0,
+    }.get(kind, game.redo_top)
     changed = {field: getattr(game, field) for field, value in was.items() if getattr(game, field) != value}
     with transaction.atomic():
         written = owned_games(owner, pk=game_id, version=version).update(**changed)
@@ -176,7 +184,7 @@ def game_act(
             raise StaleVersion(owned_games(owner, pk=game_id).get())
         game.logged = Action.objects.create(
             game_id=game.pk, number=game.version, kind=kind, move=str(move or ""), elapsed_ms=game.elapsed_ms,
-            undo_top=game.undo_top,
+            undo_top=game.undo_top, redo_top=game.redo_top,
         )
         if state.status is engine.Status.WON:
             game_rank(game=game)
@@ -246,13 +254,14 @@ def hint_text(advice) -> str:
     return "shuffle"
 
 
-def _undo_step(game: Game) -> tuple[engine.Move, int]:
-    """What an undo of ``game`` needs from its log: the move it takes back (logged by action
-    ``game.undo_top``) and the undo_top from before that move (logged by the action before)."""
-    top = game.undo_top
+def _log_step(game: Game, top: int, column: str) -> tuple[engine.Move, int]:
+    """What an undo (a redo) of ``game`` needs from its log, whatever the game's length: the
+    move logged by action ``top`` (``game.undo_top``: the move undo takes back; or
+    ``game.redo_top``: the move an undo took back, which redo plays again) and the value of
+    ``column`` ("undo_top" or "redo_top") from before that action, logged by the one before."""
     rows = {
         number: (move, below) for number, move, below in
-        Action.objects.filter(game_id=game.pk, number__in=(top - 1, top)).values_list("number", "move", "undo_top")
+        Action.objects.filter(game_id=game.pk, number__in=(top - 1, top)).values_list("number", "move", column)
     }
     move, _below = rows[top]
     return engine.Move.parse(move), rows[top - 1][1] if top > 1 else 0
@@ -260,7 +269,7 @@ def _undo_step(game: Game) -> tuple[engine.Move, int]:
 
 # The columns an action changes; the rest of a game is written once, when it starts.
 CHANGED_BY_ACTION = (
-    "position", "moves", "shuffles_used", "undo_top", "status", "resigned", "version",
+    "position", "moves", "shuffles_used", "undo_top", "redo_top", "status", "resigned", "version",
     "elapsed_ms", "started_at", "last_action_at", "finished_at",
 )
 
@@ -269,9 +278,9 @@ def game_rank(*, game: Game) -> bool:
     """Check a won game by replaying its log; a true win is ranked and, if it has an
     owner, enters the boards.  A win whose log does not replay to it never does."""
     try:
-        replayed, undo_top, wrong_undo_tops = _replay_with_undo_tops(game)
+        replayed, tops, wrong_undo_tops = _replay_with_undo_tops(game)
         ranked = (replayed.status is engine.Status.WON and replayed == game.state()
-                  and undo_top == game.undo_top and not wrong_undo_tops and not game.assisted)
+                  and tops == (game.undo_top, game.redo_top) and not wrong_undo_tops and not game.assisted)
     except (engine.IllegalAction, ValueError):  # a log, or a stored state, that does not even read
         ranked = False
     was_ranked, game.ranked = game.ranked, ranked
@@ -396,15 +405,18 @@ class LoggedAction(NamedTuple):
     move: str
     elapsed_ms: int
     undo_top: int
+    redo_top: int
 
 
 class Step(NamedTuple):
-    """One step of a replay: the action logged (None for the deal), the state after it, and
-    the number of the action whose move undo would take back next (0: none)."""
+    """One step of a replay: the action logged (None for the deal), the state after it, the
+    number of the action whose move undo would take back next, and of the undo whose move
+    redo would play again next (0: none)."""
 
     action: LoggedAction | None
     state: engine.GameState
     undo_top: int
+    redo_top: int = 0
 
 
 def replay_states(game: Game) -> Iterator[Step]:
@@ -418,6 +430,7 @@ def replay_states(game: Game) -> Iterator[Step]:
     """
     state = engine.GameState.start(deal_number=game.deal_number, seed=int(game.seed))
     undoable: list[tuple[int, engine.Move]] = []  # (action number, move), oldest first
+    undone: list[tuple[int, engine.Move]] = []  # (number of the undo, the move it took back)
     yield Step(None, state, 0)
     log = game.actions.order_by("number").values_list(*LoggedAction._fields)
     for action in map(LoggedAction._make, log.iterator(chunk_size=1000)):
@@ -425,19 +438,27 @@ def replay_states(game: Game) -> Iterator[Step]:
         kind = engine.ActionKind(action.kind)
         if kind is engine.ActionKind.UNDO and undoable:
             state = state._replace(history=(undoable[-1][1],))
+        elif kind is engine.ActionKind.REDO and undone:
+            state = state._replace(undone=(undone[-1][1],))
         try:
             state, played = state.act(kind, move=move)
         except engine.IllegalAction as refusal:
             raise engine.IllegalAction(refusal.reason, f"action {action.number}: {refusal}") from refusal
-        if kind is engine.ActionKind.MOVE:
+        if kind in (engine.ActionKind.MOVE, engine.ActionKind.REDO):
             undoable.append((action.number, played))  # type: ignore[arg-type]  # a move plays a Move
+            if kind is engine.ActionKind.MOVE:
+                undone.clear()
+            else:
+                undone.pop()
         elif kind is engine.ActionKind.UNDO:
             undoable.pop()
+            undone.append((action.number, played))  # type: ignore[arg-type]  # an undo takes back a Move
         elif kind is engine.ActionKind.SHUFFLE:
             undoable.clear()
-        if state.history:
-            state = state._replace(history=())
-        yield Step(action, state, undoable[-1][0] if undoable else 0)
+            undone.clear()
+        if state.history or state.undone:
+            state = state._replace(history=(), undone=())
+        yield Step(action, state, undoable[-1][0] if undoable else 0, undone[-1][0] if undone else 0)
 
 
 def game_replay(game: Game) -> engine.GameState:
@@ -447,13 +468,14 @@ def game_replay(game: Game) -> engine.GameState:
     return step.state
 
 
-def _replay_with_undo_tops(game: Game) -> tuple[engine.GameState, int, int]:
-    """The replayed state, the undo_top it ends with, and how many log rows keep an
-    undo_top that differs from their replay's."""
+def _replay_with_undo_tops(game: Game) -> tuple[engine.GameState, tuple[int, int], int]:
+    """The replayed state, the (undo_top, redo_top) it ends with, and how many log rows keep
+    an undo_top or a redo_top that differs from their replay's."""
     wrong = 0
     for step in replay_states(game):
-        wrong += step.action is not None and step.action.undo_top != step.undo_top
-    return step.state, step.undo_top, wrong
+        logged = step.action
+        wrong += logged is not None and (logged.undo_top, logged.redo_top) != (step.undo_top, step.redo_top)
+    return step.state, (step.undo_top, step.redo_top), wrong
 
 
 @dataclass(frozen=True)
@@ -481,7 +503,7 @@ def game_verify(game: Game) -> Verification:
     digest = seed_digest(game.seed)
     checks = [Check(_("SHA-256 of the revealed seed"), digest == game.seed_sha256, game.seed_sha256, digest)]
     try:
-        replayed, undo_top, wrong_undo_tops = _replay_with_undo_tops(game)
+        replayed, (undo_top, redo_top), wrong_undo_tops = _replay_with_undo_tops(game)
     except (engine.IllegalAction, ValueError) as error:
         return Verification(checks, error=_("The log does not replay: %(error)s") % {"error": error})
     # The stored columns are compared as the text the server writes (canonical notation),
@@ -491,13 +513,14 @@ def game_verify(game: Game) -> Verification:
         (_("Moves"), game.moves, replayed.moves),
         (_("Shuffles used"), game.shuffles_used, replayed.shuffles_used),
         (_("Action that undo takes back"), game.undo_top, undo_top),
+        (_("Undo whose move redo plays again"), game.redo_top, redo_top),
     ):
         checks.append(Check(label, _text(a) == _text(b), _text(a), _text(b)))
     # Words, not the values the database keeps ("won", True), are shown for these two.
     statuses = dict(Game.STATUSES)
     checks.append(Check(_("Result"), game.status == replayed.status.value,
                         str(statuses.get(game.status, _text(game.status))), str(statuses[replayed.status.value])))
-    checks.append(Check(_("Log rows that name the wrong action for undo"), wrong_undo_tops == 0,
+    checks.append(Check(_("Log rows that name the wrong action for undo or redo"), wrong_undo_tops == 0,
                         str(wrong_undo_tops), "0"))
     last = game.actions.order_by("-number").values_list("elapsed_ms", flat=True).first()
     if last is not None:  # the time is the server's; the log records it after every action

@@ -20,6 +20,7 @@ urlpatterns = [
     path("game/<id:pk>/", views.game_detail, name="detail"),
     path("game/<id:pk>/move/", views.game_move, name="move"),
     path("game/<id:pk>/undo/", views.game_undo, name="undo"),
+    path("game/<id:pk>/redo/", views.game_redo, name="redo"),
     path("game/<id:pk>/shuffle/", views.game_shuffle, name="shuffle"),
     path("game/<id:pk>/resign/", views.game_resign, name="resign"),
     path("game/<id:pk>/hint/", views.game_hint, name="hint"),

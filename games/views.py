@@ -49,6 +49,7 @@ REFUSALS = {
     engine.Refusal.NOTHING_FITS: gettext_lazy("No card can go into that gap."),
     engine.Refusal.CANNOT_MOVE: gettext_lazy("That card cannot move."),
     engine.Refusal.NOTHING_TO_UNDO: gettext_lazy("There is no move to undo since the last shuffle."),
+    engine.Refusal.NOTHING_TO_REDO: gettext_lazy("There is no undone move to redo."),
     engine.Refusal.NO_SHUFFLE_LEFT: gettext_lazy("No shuffle is left."),
 }
 STALE = gettext_lazy("This page was out of date; here is the table as it is now.")
@@ -141,6 +142,7 @@ class StatusBar:
     hint: str  # the hint for the table as it is, in words, or ""
     stuck: bool  # playing, and no card can move
     can_undo: bool
+    can_redo: bool
     elapsed_ms: int  # the game's time now
     tick_ms_left: int  # how long the page's clock may tick on before the idle cap
 
@@ -161,6 +163,7 @@ def table_context(request: SiteRequest, game: Game, note: str = "") -> dict:
             hint=hint_words(game.hint_now, state.position) if game.hint_now else "",
             stuck=not game.is_over and state.position.is_stuck(),
             can_undo=game.can_undo,
+            can_redo=game.can_redo,
             elapsed_ms=elapsed_at(game, now),
             tick_ms_left=max(0, cap_ms - idle_ms) if running else 0,
         ),
@@ -248,6 +251,13 @@ def game_move(request: SiteRequest, pk: int) -> Game:
 def game_undo(request: SiteRequest, pk: int) -> Game:
     data = _cleaned(ActionForm(request.POST))
     return game_act(owner=request.owner, game_id=pk, version=data["version"], kind=engine.ActionKind.UNDO)
+
+
+@require_POST
+@answers_with_table
+def game_redo(request: HttpRequest, pk: int) -> Game:
+    data = _cleaned(ActionForm(request.POST))
+    return game_act(owner=request.owner, game_id=pk, version=data["version"], kind=engine.ActionKind.REDO)
 
 
 @require_POST

@@ -310,6 +310,13 @@ class Board:
         return " / ".join(" ".join(row) for row in rows)
 
 
+def without_clock(attrs: dict) -> dict:
+    """A grid's attributes but its time (data-elapsed-ms, the game's time when it was drawn,
+    which moves on between two drawings of the same table)."""
+    assert int(attrs["data-elapsed-ms"]) >= 0
+    return {name: value for name, value in attrs.items() if name != "data-elapsed-ms"}
+
+
 def grid(page) -> Board:
     """#grid's data-* attributes and its 52 slots, and #status's attributes, from ``page``
     (a response, or HTML)."""

@@ -32,7 +32,7 @@ from games import engine
 from games.models import Action, Game
 from tests.helpers import guest_token_of
 
-ACTIONS = ("move", "undo", "shuffle", "resign")
+ACTIONS = ("move", "undo", "redo", "shuffle", "resign")
 FORMS = ("application/x-www-form-urlencoded", "multipart/form-data")
 SAFE_METHODS = {"GET", "HEAD", "OPTIONS", "TRACE"}
 SLOTS = {f"{row}-{col}": (row, col) for row in range(engine.ROWS) for col in range(engine.COLS)}
@@ -165,11 +165,15 @@ def snapshot() -> Snapshot:
 
 
 def state_of(row: dict) -> engine.GameState:
-    """The stored game's state, with the move undo would take back (read from its log) as its history."""
+    """The stored game's state, with the move undo would take back and the one redo would play
+    again (read from its log) as its history and its undone moves."""
     state = Game(**row).state()
     if row["undo_top"] and row["status"] == engine.Status.PLAYING:
         taken = Action.objects.get(game_id=row["id"], number=row["undo_top"]).move
         state = state._replace(history=(engine.Move.parse(taken),))
+    if row["redo_top"] and row["status"] == engine.Status.PLAYING:
+        again = Action.objects.get(game_id=row["id"], number=row["redo_top"]).move
+        state = state._replace(undone=(engine.Move.parse(again),))
     return state
 
 
@@ -234,7 +238,7 @@ class Expect:
 
     action: tuple | None = None  # (pk, kind, slot, expected state, must)
     create: bool = False
-    delete: int | None = None  # a game that must be deleted
+    delete: int | None = None  # a game that must be deleted (no action yet) or given up (docs/RULES.md, "Deleting")
     claim: str = ""  # a guest token whose games may pass to an account
     statuses: set[int] | None = None
 
@@ -328,7 +332,8 @@ class Harness:
             assert who_after.owns(row) and row["version"] == 0 and pk not in after.actions, f"{where}: new game {row}"
         dropped = {pk for pk in gone if new and who_after.owns(before.games[pk])
                    and before.games[pk]["version"] == 0 and before.games[pk]["status"] == engine.Status.PLAYING}
-        deleted = {expected.delete} if expected.delete else set()
+        unplayed = expected.delete and before.games[expected.delete]["version"] == 0
+        deleted = {expected.delete} if unplayed else set()
         assert gone - dropped == deleted, f"{where}: games {sorted(gone)} gone"
         action = expected.action
         for pk in before.games.keys() & after.games.keys():
@@ -339,6 +344,11 @@ class Harness:
                 continue
             if action and action[0] == pk:
                 self._check_action(old, now, old_log, now_log, action, where)
+            elif expected.delete == pk:  # a played game deleted: given up and off My games, still on the record
+                assert (now["status"], now["resigned"], now["removed"]) == ("lost", True, True), f"{where}: {now}"
+                assert now_log == (old_log[0] + 1, now["version"]), f"{where}: actions {old_log} -> {now_log}"
+            elif self._shown(old, now) and old_log == now_log:
+                continue  # a game page, shown for the first time, started the game's clock
             elif expected.claim and old["owner_id"] is None and old["guest_token"] == expected.claim:
                 rest = {key for key in old if old[key] != now[key]} - {"owner_id", "guest_token"}
                 assert not rest and old_log == now_log, f"{where}: claimed game {pk} changed in {rest}"
@@ -346,11 +356,17 @@ class Harness:
             else:
                 raise AssertionError(f"{where}: game {pk} changed\n  before {old} {old_log}\n  after  {now} {now_log}")
 
+    @staticmethod
+    def _shown(old: dict, now: dict) -> bool:
+        """Only the clock's start changed, as the first showing of a game's board does."""
+        changed = {key for key in old if old[key] != now[key]}
+        return old["started_at"] is None and changed <= {"started_at", "last_action_at"}
+
     def _check_action(self, old, now, old_log, now_log, action, where):
         pk, kind, _slot, result, _must = action
         assert now["version"] == old["version"] + 1, f"{where}: version {old['version']} -> {now['version']}"
         assert now_log == (old_log[0] + 1, now["version"]), f"{where}: actions {old_log} -> {now_log}"
-        stored, result = Game(**now).state(), result._replace(history=())  # undo's moves stay in the log
+        stored, result = Game(**now).state(), result._replace(history=(), undone=())  # undo and redo read the log
         assert stored == result, f"{where}: stored {stored!r}, the rules give {result!r}"
         logged = Action.objects.get(game_id=pk, number=now["version"])
         assert logged.kind == kind, f"{where}: logged {logged}"

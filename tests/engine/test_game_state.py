@@ -407,6 +407,8 @@ SITUATIONS = {
     Refusal.NOTHING_FITS: _click(ONE_FIT, (1, 12)),  # a gap right of KH
     Refusal.CANNOT_MOVE: _click(ONE_FIT, (0, 0)),  # 2S, in place
     Refusal.UNDO_MISMATCH: lambda: start().play(DEAL_1_3S).act(ActionKind.UNDO, move=DEAL_1_8S),
+    Refusal.NOTHING_TO_REDO: lambda: start().play(DEAL_1_3S).act(ActionKind.REDO),
+    Refusal.REDO_MISMATCH: lambda: start().play(DEAL_1_3S).undo().act(ActionKind.REDO, move=DEAL_1_8S),
 }
 
 
@@ -463,3 +465,39 @@ def test_a_move_may_name_its_gap_and_is_checked_like_any_other():
         with pytest.raises(IllegalAction) as refused:
             g.act(ActionKind.MOVE, slot=slot, to=to)
         assert refused.value.reason is reason, (slot, to)
+
+
+# --------------------------------------------------------------------------- redo (docs/RULES.md, "Undo and redo")
+
+
+def test_redo_plays_again_what_undo_took_back_and_counts_as_a_move():
+    played = start().play(DEAL_1_3S)
+    undone = played.undo()
+    assert undone.can_redo and undone.undone == (DEAL_1_3S,)
+    again, move = undone.act(ActionKind.REDO)
+    assert move == DEAL_1_3S
+    assert again.position == played.position and again.history == played.history
+    assert (again.moves, again.can_redo) == (3, False)
+    assert again.undo().position == undone.position  # what redo played, undo takes back again
+
+
+def test_redo_goes_back_up_a_chain_of_undos_in_order():
+    one = start().play(DEAL_1_3S)
+    two = one.play(DEAL_1_8S) if DEAL_1_8S in one.position.legal_moves() else None
+    if two is None:
+        pytest.skip("deal 1's second move is not legal after the first")
+    back = two.undo().undo()
+    assert back.undone == (DEAL_1_8S, DEAL_1_3S)
+    forward, first = back.act(ActionKind.REDO)
+    forward, second = forward.act(ActionKind.REDO)
+    assert (first, second) == (DEAL_1_3S, DEAL_1_8S) and forward.position == two.position
+
+
+def test_a_new_move_or_a_shuffle_ends_what_redo_can_do():
+    undone = start().play(DEAL_1_3S).undo()
+    other = next(move for move in undone.position.legal_moves() if move != DEAL_1_3S)
+    assert not undone.play(other).can_redo
+    assert not undone.shuffle().can_redo
+    with pytest.raises(IllegalAction) as refused:
+        undone.play(other).act(ActionKind.REDO)
+    assert refused.value.reason is Refusal.NOTHING_TO_REDO

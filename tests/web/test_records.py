@@ -20,6 +20,7 @@ from games.models import Action, BoardEntry, Game
 from games.selectors import MY_GAMES_PAGE_SIZE
 from games.services import ActionRefused, game_delete, game_rank, game_start, game_verify, replay_states
 from tests.helpers import (
+    without_clock,
     HTMX, ONE_MOVE_FROM_STUCK, ONE_MOVE_FROM_WIN, Element, a_movable_slot, act, act_on_service, count_queries, grid,
     new_game, parse_html, set_layout, text_of,
 )
@@ -130,12 +131,6 @@ def test_a_guests_my_games_has_only_this_browsers_games_and_offers_an_account(cl
     assert theirs.pk != mine.pk
     assert "Sign up" in text_of(response) and "they come along" in text_of(response)
     assert [pk for pk, _c, _h in rows_of(Client().get("/my-games/"), "games-in-progress")] == []
-
-
-def without_clock(attrs: dict) -> dict:
-    """A grid's attributes but its time (data-elapsed-ms, the game's time when it was drawn)."""
-    assert int(attrs["data-elapsed-ms"]) >= 0
-    return {name: value for name, value in attrs.items() if name != "data-elapsed-ms"}
 
 
 def test_resume_on_another_browser_gives_exactly_the_same_game():

@@ -169,14 +169,15 @@ class Record:
     """A finished game's row and log, kept outside the database (each test's is rolled back)."""
 
     fields: dict
-    actions: tuple[tuple[int, str, str, int, int], ...]  # number, kind, move, elapsed_ms, undo_top
+    actions: tuple[tuple[int, str, str, int, int, int], ...]  # number, kind, move, elapsed_ms, undo_top, redo_top
 
     @classmethod
     def of(cls, game: Game) -> Record:
         fields = Game.objects.filter(pk=game.pk).values().get()
         for name in ("id", "owner_id", "guest_token", "ranked", "created_at"):
             del fields[name]
-        actions = game.actions.order_by("number").values_list("number", "kind", "move", "elapsed_ms", "undo_top")
+        actions = game.actions.order_by("number").values_list(
+            "number", "kind", "move", "elapsed_ms", "undo_top", "redo_top")
         return cls(fields, tuple(actions))
 
 
@@ -196,8 +197,8 @@ def copy_win(source: Game | Record, *, owner: Owner, finished_at: datetime | Non
     copy.save()
     Action.objects.bulk_create([
         Action(game=copy, number=number, kind=kind, move=move, elapsed_ms=min(elapsed, copy.elapsed_ms),
-               undo_top=undo_top)
-        for number, kind, move, elapsed, undo_top in record.actions
+               undo_top=undo_top, redo_top=redo_top)
+        for number, kind, move, elapsed, undo_top, redo_top in record.actions
     ])
     game_rank(game=copy)
     return copy
