@@ -255,7 +255,7 @@ def game_undo(request: SiteRequest, pk: int) -> Game:
 
 @require_POST
 @answers_with_table
-def game_redo(request: HttpRequest, pk: int) -> Game:
+def game_redo(request: SiteRequest, pk: int) -> Game:
     data = _cleaned(ActionForm(request.POST))
     return game_act(owner=request.owner, game_id=pk, version=data["version"], kind=engine.ActionKind.REDO)
 
