@@ -11,8 +11,10 @@ import re
 
 from playwright.sync_api import Page, expect
 
+from django.utils import translation
+
 from games import engine
-from games.cards import card_name
+from games import cards
 from tests.browser.test_play import DEAL, first_move_to_a_gap, slot, slot_name, start
 
 
@@ -25,6 +27,13 @@ def tab_stops(page: Page) -> list[str]:
     return page.eval_on_selector_all(
         "#grid .slot", "slots => slots.filter(s => s.tabIndex >= 0).map(s => s.dataset.slot)"
     )
+
+
+def card_name(token: str) -> str:
+    """The card's name as the page says it, in English (another test may have left another
+    language active in this thread)."""
+    with translation.override("en"):
+        return cards.card_name(token)
 
 
 def where(slot: engine.Slot) -> str:

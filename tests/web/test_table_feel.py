@@ -9,12 +9,14 @@ import struct
 from pathlib import Path
 
 import pytest
+from django.utils import translation
 
 from games import engine
 from games.cards import card_name, table_slots
 from tests.helpers import TWO_COLUMN_0_GAPS, act, parse_html
 
 
+@translation.override("en")
 def test_a_locked_card_that_could_move_is_not_marked_movable():
     position = engine.Position.parse(TWO_COLUMN_0_GAPS)
     state = engine.GameState(position=position, seed=1, deal_number=1)
@@ -34,6 +36,7 @@ def test_a_locked_card_that_could_move_is_not_marked_movable():
 # --------------------------------------------------------------------------- the live region's words
 
 
+@translation.override("en")
 def test_each_action_answers_with_its_words_for_the_live_region(client, game):
     move = next(m for m in game.state().position.legal_moves() if m.dst[1] != 0)
     said = parse_html(act(client, game, "move", slot=move.src)).find(id="said")
