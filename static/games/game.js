@@ -270,4 +270,46 @@
   document.addEventListener("htmx:responseError", stopDemo);
   document.addEventListener("htmx:sendError", stopDemo);
   document.addEventListener("DOMContentLoaded", showDemoButton);
+
+  // Drag and drop (mouse, pen or touch): a card dragged onto a gap posts the same move
+  // form with that gap as its destination (slot=R-C&to=R-C); the server decides whether
+  // the move is legal, as for a click.  A press that hardly moves stays a click.
+  var drag = null;
+  var DRAG_PX = 8;
+  document.addEventListener("pointerdown", function (event) {
+    var card = event.target.closest && event.target.closest("#grid button.slot.card");
+    var grid = document.getElementById("grid");
+    if (!card || !grid || grid.dataset.status !== "playing" || event.button !== 0) return;
+    drag = { from: card.dataset.slot, x: event.clientX, y: event.clientY, moved: false, card: card };
+  });
+  document.addEventListener("pointermove", function (event) {
+    if (!drag) return;
+    if (!drag.moved && Math.hypot(event.clientX - drag.x, event.clientY - drag.y) < DRAG_PX) return;
+    drag.moved = true;
+    drag.card.classList.add("dragging");
+    drag.card.style.transform = "translate(" + (event.clientX - drag.x) + "px," + (event.clientY - drag.y) + "px)";
+    event.preventDefault();
+  });
+  function endDrag() {
+    if (drag) { drag.card.classList.remove("dragging"); drag.card.style.transform = ""; }
+    var was = drag;
+    drag = null;
+    return was;
+  }
+  document.addEventListener("pointerup", function (event) {
+    var was = endDrag();
+    if (!was || !was.moved) return;
+    var under = document.elementFromPoint(event.clientX, event.clientY);
+    var gap = under && under.closest && under.closest("#grid button.slot.gap");
+    var grid = document.getElementById("grid");
+    // A drag is never also a click: swallow the click the browser may send right after it.
+    function swallow(click) { click.preventDefault(); click.stopPropagation(); }
+    document.addEventListener("click", swallow, true);
+    setTimeout(function () { document.removeEventListener("click", swallow, true); }, 0);
+    if (!gap || !grid || !window.htmx) return;
+    htmx.ajax("POST", grid.getAttribute("hx-post"), {
+      source: grid, target: grid, swap: "outerHTML", values: { slot: was.from, to: gap.dataset.slot },
+    });
+  });
+  document.addEventListener("pointercancel", endDrag);
 })();
