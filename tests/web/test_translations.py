@@ -194,3 +194,25 @@ def test_the_compiled_catalog_is_up_to_date(lang):
             if got != entry.msgstr[compiled.plural(n)]:
                 stale.append(f"{entry.msgid[:50]} (n={n})")
     assert stale == []
+
+
+# Django's own words on the account pages, in the site's tone (games/django_words.py): the
+# informal "you" in Spanish and Dutch, Hindi in Hindi, one word for password.
+DJANGO_WORDS = {
+    "es": ("Las dos contraseñas no coinciden.", "Tu contraseña no puede tener solo cifras."),
+    "nl": ("De twee wachtwoorden zijn niet gelijk.", "Je wachtwoord mag niet alleen uit cijfers bestaan."),
+    "hi": ("दोनों पासवर्ड एक जैसे नहीं हैं।", "आपका पासवर्ड सिर्फ़ अंकों से नहीं बन सकता।"),
+    "it": ("Le due password non sono uguali.", "La tua password non può essere fatta solo di cifre."),
+}
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_djangos_own_words_on_the_sign_up_page_are_said_in_the_sites_tone(client, lang):
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = lang
+    mismatch, rules = DJANGO_WORDS[lang]
+    page = client.get("/accounts/signup/")
+    assert rules in text_of(page)  # the password rules are listed under the field
+    refused = client.post("/accounts/signup/", {"username": "ada", "password1": "plum-orchard-42",
+                                                "password2": "plum-orchard-43"})
+    assert refused.status_code == 400 and mismatch in text_of(refused)  # the form again, with what is wrong
