@@ -24,11 +24,7 @@ PYTHON = BIN / ("python.exe" if os.name == "nt" else "python")
 # The lock files, with every package pinned and hashed, and what each one pins: pyproject.toml's
 # dependencies plus these extras.  The site's lock comes first: the others are resolved within it,
 # so that the versions the tests run are the versions a deployment installs.
-LOCKS = {
-    "requirements/base.txt": [],
-    "requirements/sentry.txt": ["sentry"],
-    "requirements/dev.txt": ["dev", "sentry"],
-}
+LOCKS = {"requirements/base.txt": [], "requirements/sentry.txt": ["sentry"], "requirements/dev.txt": ["dev", "sentry"]}
 
 
 def ensure_env(extras: str) -> None:
@@ -93,9 +89,19 @@ def lock(options: argparse.Namespace) -> int:
     ensure_env("dev")  # uv comes from the dev lock
     for path, extras in LOCKS.items():
         command = [
-            str(BIN / "uv"), "pip", "compile", "pyproject.toml", "--quiet", "--universal",
-            "--python-version", "3.11", "--generate-hashes", "--custom-compile-command", "python3 dev.py lock",
-            "--output-file", path,
+            str(BIN / "uv"),
+            "pip",
+            "compile",
+            "pyproject.toml",
+            "--quiet",
+            "--universal",
+            "--python-version",
+            "3.11",
+            "--generate-hashes",
+            "--custom-compile-command",
+            "python3 dev.py lock",
+            "--output-file",
+            path,
         ]
         command += [arg for extra in extras for arg in ("--extra", extra)]
         if path != "requirements/base.txt":
@@ -116,20 +122,26 @@ def main() -> int:
     serve_parser.set_defaults(handler=serve)
     test_parser = commands.add_parser("test", help="run the test suite; other arguments go to pytest")
     test_parser.add_argument(
-        "--postgres", action="store_true",
+        "--postgres",
+        action="store_true",
         help="run against a throwaway PostgreSQL cluster (needs initdb, pg_ctl, postgres) instead of SQLite",
     )
     test_parser.set_defaults(handler=test)
     commands.add_parser("lint", help="ruff (lint and format check) and mypy").set_defaults(handler=lint)
     lock_parser = commands.add_parser("lock", help="write requirements/*.txt from pyproject.toml")
     lock_parser.add_argument("--upgrade", action="store_true", help="move every package to its newest allowed version")
-    lock_parser.add_argument("--upgrade-package", action="append", default=[], metavar="NAME",
-                             help="move one package (and what it needs) to its newest allowed version")
+    lock_parser.add_argument(
+        "--upgrade-package",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="move one package (and what it needs) to its newest allowed version",
+    )
     lock_parser.set_defaults(handler=lock)
     options, unknown = parser.parse_known_args()
     if options.command == "test":
         # pytest gets, in order, everything that follows "test" but our own option.
-        options.pytest_args = [arg for arg in sys.argv[sys.argv.index("test") + 1:] if arg != "--postgres"]
+        options.pytest_args = [arg for arg in sys.argv[sys.argv.index("test") + 1 :] if arg != "--postgres"]
     elif unknown:
         parser.error(f"unrecognized arguments: {' '.join(unknown)}")
     return options.handler(options)

@@ -127,9 +127,9 @@ TEMPLATES = [
                 "django.template.context_processors.i18n",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
-            ],
+            ]
         },
-    },
+    }
 ]
 
 WSGI_APPLICATION = "addiction_site.wsgi.application"
@@ -169,12 +169,7 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # keyed by everything they show, so a kept fragment is never out of date.  It also counts each
 # address's recent sign-ups (ADDICTION_SIGNUPS_PER_HOUR).  Each process has its own, so that
 # limit is per process; a shared cache here (Redis, Memcached) would make it one for the site.
-CACHES = {
-    "default": {
-        "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
-        "OPTIONS": {"MAX_ENTRIES": 5000},
-    }
-}
+CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "OPTIONS": {"MAX_ENTRIES": 5000}}}
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
@@ -184,13 +179,7 @@ AUTH_PASSWORD_VALIDATORS = [
 ]
 
 LANGUAGE_CODE = "en"
-LANGUAGES = [
-    ("en", _("English")),
-    ("it", _("Italian")),
-    ("es", _("Spanish")),
-    ("hi", _("Hindi")),
-    ("nl", _("Dutch")),
-]
+LANGUAGES = [("en", _("English")), ("it", _("Italian")), ("es", _("Spanish")), ("hi", _("Hindi")), ("nl", _("Dutch"))]
 LOCALE_PATHS = [BASE_DIR / "locale"]
 TIME_ZONE = "UTC"
 USE_I18N = True

@@ -48,8 +48,7 @@ import tempfile
 import time
 from collections import Counter
 from dataclasses import dataclass
-from datetime import datetime, timedelta
-from datetime import timezone as dt_timezone
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -124,14 +123,21 @@ def new_game(rng, owner_id: int, win_rate: float, pace: float, now: datetime):
     seed = str(rng.getrandbits(128))
     # created_at gets the time of the fill (auto_now_add); none of the pages measured reads it.
     return Game(
-        owner_id=owner_id, deal_number=deal_number, seed=seed, seed_sha256=seed_digest(seed),
+        owner_id=owner_id,
+        deal_number=deal_number,
+        seed=seed,
+        seed_sha256=seed_digest(seed),
         position=engine.WON if won else str(engine.deal(deal_number)),
-        moves=moves, shuffles_used=shuffles_used,
-        status=engine.Status.WON if won else engine.Status.LOST, resigned=resigned,
+        moves=moves,
+        shuffles_used=shuffles_used,
+        status=engine.Status.WON if won else engine.Status.LOST,
+        resigned=resigned,
         ranked=won and rng.random() >= 0.01,  # a few wins whose log would not replay stay off the boards
-        version=moves + shuffles_used + resigned, elapsed_ms=elapsed_ms,
+        version=moves + shuffles_used + resigned,
+        elapsed_ms=elapsed_ms,
         started_at=finished_at - timedelta(milliseconds=elapsed_ms),
-        last_action_at=finished_at, finished_at=finished_at,
+        last_action_at=finished_at,
+        finished_at=finished_at,
     )
 
 
@@ -148,18 +154,16 @@ def fill(rng: random.Random, *, players: int, games: int, now: datetime) -> list
     wins: list[Win] = []
     with transaction.atomic():
         users = User.objects.bulk_create(
-            [User(username=f"player{i:04d}", password=make_password(None)) for i in range(players)],
-            batch_size=BATCH,
+            [User(username=f"player{i:04d}", password=make_password(None)) for i in range(players)], batch_size=BATCH
         )
         owners = rng.choices(range(players), weights=weights, k=games)
         for start in range(0, games, BATCH):
-            batch = [
-                new_game(rng, users[i].pk, win_rates[i], paces[i], now) for i in owners[start:start + BATCH]
-            ]
+            batch = [new_game(rng, users[i].pk, win_rates[i], paces[i], now) for i in owners[start : start + BATCH]]
             Game.objects.bulk_create(batch)
             wins.extend(
                 Win(game.pk, game.owner_id, game.finished_at, game.elapsed_ms, game.moves, tuple(board_scopes(game)))
-                for game in batch if game.ranked
+                for game in batch
+                if game.ranked
             )
     wins.sort(key=lambda win: (win.finished_at, win.game_id))
     return wins
@@ -186,8 +190,15 @@ def insert_board_rows(best) -> None:
     from games.models import BoardEntry
 
     entries = [
-        BoardEntry(user_id=user_id, board=board, scope=scope, game_id=game_id,
-                   first=first, second=second, finished_at=finished_at)
+        BoardEntry(
+            user_id=user_id,
+            board=board,
+            scope=scope,
+            game_id=game_id,
+            first=first,
+            second=second,
+            finished_at=finished_at,
+        )
         for (user_id, board, scope), (first, second, finished_at, game_id) in best.items()
     ]
     with transaction.atomic():
@@ -216,8 +227,10 @@ def check_board_rows(user_ids: list[int]) -> tuple[int, float]:
         replayed = set(entries.values_list(*fields))
         transaction.set_rollback(True)
     if stored != replayed:
-        sys.exit(f"board rows differ from boards_enter's: {len(stored - replayed)} only derived, "
-                 f"{len(replayed - stored)} only replayed, e.g. {sorted(stored ^ replayed, key=str)[:3]}")
+        sys.exit(
+            f"board rows differ from boards_enter's: {len(stored - replayed)} only derived, "
+            f"{len(replayed - stored)} only replayed, e.g. {sorted(stored ^ replayed, key=str)[:3]}"
+        )
     return len(ranked), seconds / max(1, len(ranked))
 
 
@@ -258,7 +271,7 @@ def pages_to_serve(best) -> list[tuple[str, str]]:
 
 def shown_rows(content: bytes) -> int:
     """Board rows, or points of the profile's chart."""
-    return len(re.findall(rb"<tr data-player=", content)) or len(re.findall(rb'<circle ', content))
+    return len(re.findall(rb"<tr data-player=", content)) or len(re.findall(rb"<circle ", content))
 
 
 def serve(pages: list[tuple[str, str]], runs: int, explain: bool) -> list[dict]:
@@ -305,16 +318,20 @@ def print_plans(url: str, queries: list[dict]) -> None:
 
 def report(results: list[dict], vendor: str) -> None:
     width = max(len(result["label"]) for result in results)
-    print(f"\n{'page':<{width}}  {'median ms':>9}  {'p90 ms':>7}  {'cpu ms':>6}  {'queries':>7}  {'rows':>5}  "
-          f"median < {TARGET_MS:.0f} ms")
+    print(
+        f"\n{'page':<{width}}  {'median ms':>9}  {'p90 ms':>7}  {'cpu ms':>6}  {'queries':>7}  {'rows':>5}  "
+        f"median < {TARGET_MS:.0f} ms"
+    )
     for result in results:
         times = result["times"]
         median = statistics.median(times)
         p90 = statistics.quantiles(times, n=10)[-1] if len(times) > 1 else times[0]
         verdict = "yes" if median < TARGET_MS else "NO"
         cpu = statistics.median(result["cpu"])
-        print(f"{result['label']:<{width}}  {median:9.1f}  {p90:7.1f}  {cpu:6.1f}  {result['queries']:7d}  "
-              f"{result['rows']:5d}  {verdict}")
+        print(
+            f"{result['label']:<{width}}  {median:9.1f}  {p90:7.1f}  {cpu:6.1f}  {result['queries']:7d}  "
+            f"{result['rows']:5d}  {verdict}"
+        )
     if vendor != "sqlite":
         print(f"(the target is set for SQLite; this run used {vendor})")
 
@@ -342,22 +359,30 @@ def run(args) -> None:
             cursor.execute("ANALYZE")  # what autovacuum would soon do after such a load
     size = database_size()
 
-    today = now.astimezone(dt_timezone.utc).replace(hour=0, minute=0, second=0, microsecond=0)
+    today = now.astimezone(UTC).replace(hour=0, minute=0, second=0, microsecond=0)
     monday = today - timedelta(days=today.weekday())
-    print(f"{connection.vendor}, python {sys.version.split()[0]}, {args.runs} runs per page after 3 warm-ups; "
-          f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
-    print(f"filled in {fill_seconds:.1f} s ({games_seconds:.1f} s for {args.players:,} players and "
-          f"{args.games:,} games, the rest for {len(best):,} board rows); database {size / 2**20:.0f} MiB")
-    print(f"games: {len(wins):,} ranked wins, {Game.objects.filter(finished_at__gte=monday).count():,} "
-          f"finished this week, {Game.objects.filter(finished_at__gte=today).count():,} today; "
-          f"board rows: {BoardEntry.objects.count():,}")
+    print(
+        f"{connection.vendor}, python {sys.version.split()[0]}, {args.runs} runs per page after 3 warm-ups; "
+        f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores"
+    )
+    print(
+        f"filled in {fill_seconds:.1f} s ({games_seconds:.1f} s for {args.players:,} players and "
+        f"{args.games:,} games, the rest for {len(best):,} board rows); database {size / 2**20:.0f} MiB"
+    )
+    print(
+        f"games: {len(wins):,} ranked wins, {Game.objects.filter(finished_at__gte=monday).count():,} "
+        f"finished this week, {Game.objects.filter(finished_at__gte=today).count():,} today; "
+        f"board rows: {BoardEntry.objects.count():,}"
+    )
 
     wins_of = Counter(win.user_id for win in wins)
     busiest = max(wins_of, key=wins_of.get)
     sample = rng.sample(sorted(set(wins_of) - {busiest}), min(20, len(wins_of) - 1)) + [busiest]
     checked, per_win = check_board_rows(sample)
-    print(f"board rows of {len(sample)} players equal boards_enter's ({checked:,} wins replayed); boards_enter "
-          f"takes {per_win * 1000:.2f} ms a win, so {per_win * len(wins):.0f} s for all {len(wins):,}")
+    print(
+        f"board rows of {len(sample)} players equal boards_enter's ({checked:,} wins replayed); boards_enter "
+        f"takes {per_win * 1000:.2f} ms a win, so {per_win * len(wins):.0f} s for all {len(wins):,}"
+    )
 
     results = serve(pages_to_serve(best), args.runs, args.explain)
     report(results, connection.vendor)

@@ -38,8 +38,14 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from load import database, gunicorn, manage, server_env  # noqa: E402
 
 CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--no-first-run"]
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
 TARGET_MEDIAN_MS = 30
 TARGET_WIRE_BYTES = 3 * 1024
 
@@ -129,13 +135,17 @@ def report(motion: str, warmup: int, times: list[float], sizes: list[list[float]
     wire, decoded, fetched = ([s[i] for s in sizes] for i in range(3))
     median = statistics.median(times)
     print(f"{MOTIONS[motion]}: {len(times)} moves, {warmup} unmeasured first")
-    print(f"  click to board:     median {median:.1f} ms, p95 {percentile(times, 0.95):.1f} ms, "
-          f"max {max(times):.1f} ms  (target: median under {TARGET_MEDIAN_MS} ms: "
-          f"{'met' if median < TARGET_MEDIAN_MS else 'NOT met'})")
+    print(
+        f"  click to board:     median {median:.1f} ms, p95 {percentile(times, 0.95):.1f} ms, "
+        f"max {max(times):.1f} ms  (target: median under {TARGET_MEDIAN_MS} ms: "
+        f"{'met' if median < TARGET_MEDIAN_MS else 'NOT met'})"
+    )
     print(f"    of which the request to its answer's last byte: median {statistics.median(fetched):.1f} ms")
-    print(f"  answer on the wire: median {statistics.median(wire):.0f} B, p95 {percentile(wire, 0.95):.0f} B, "
-          f"max {max(wire):.0f} B  (target: at most {TARGET_WIRE_BYTES} B: "
-          f"{'met' if max(wire) <= TARGET_WIRE_BYTES else 'NOT met'})")
+    print(
+        f"  answer on the wire: median {statistics.median(wire):.0f} B, p95 {percentile(wire, 0.95):.0f} B, "
+        f"max {max(wire):.0f} B  (target: at most {TARGET_WIRE_BYTES} B: "
+        f"{'met' if max(wire) <= TARGET_WIRE_BYTES else 'NOT met'})"
+    )
     print(f"  answer's HTML:      median {statistics.median(decoded):.0f} B, max {max(decoded):.0f} B")
 
 
@@ -144,8 +154,12 @@ def main() -> None:
     parser.add_argument("--moves", type=int, default=50, help="moves measured in each motion setting")
     parser.add_argument("--warmup", type=int, default=5, help="moves played first, not measured")
     parser.add_argument("--deal", type=int, default=1, help="the first deal played")
-    parser.add_argument("--motion", choices=[*MOTIONS, "both"], default="both",
-                        help="the browser's prefers-reduced-motion (default: both, one after the other)")
+    parser.add_argument(
+        "--motion",
+        choices=[*MOTIONS, "both"],
+        default="both",
+        help="the browser's prefers-reduced-motion (default: both, one after the other)",
+    )
     args = parser.parse_args()
     motions = list(MOTIONS) if args.motion == "both" else [args.motion]
     with tempfile.TemporaryDirectory() as folder, database(False, Path(folder)) as db_env:
@@ -165,8 +179,10 @@ def main() -> None:
                     report(motion, args.warmup, times, sizes)
                 browser.close()
     html = gzip.decompress(html) if html[:2] == b"\x1f\x8b" else html
-    print(f"gzip's server CPU per move: {gzip_cost_us(html):.0f} us (compress_string on a {len(html)}-byte answer, "
-          f"median of 500, {len(gzip.compress(html))} B gzipped)")
+    print(
+        f"gzip's server CPU per move: {gzip_cost_us(html):.0f} us (compress_string on a {len(html)}-byte answer, "
+        f"median of 500, {len(gzip.compress(html))} B gzipped)"
+    )
     print(f"load average at the end: {' '.join(f'{x:.2f}' for x in os.getloadavg())} ({os.cpu_count()} cores)")
 
 

@@ -60,10 +60,14 @@ def main() -> None:
     steps = [step_run(args.steps, rng) for _ in range(args.runs)]
     games = [game_run(args.games, rng) for _ in range(args.runs)]
     print(f"python {sys.version.split()[0]}, {args.runs} runs")
-    print(f"step (legal_moves + play): median {statistics.median(steps):.2f} us "
-          f"(min {min(steps):.2f}, max {max(steps):.2f}); target <= 3 us")
-    print(f"random games with shuffles: median {statistics.median(games):,.0f} games/s "
-          f"(min {min(games):,.0f}, max {max(games):,.0f}); target >= 2,000")
+    print(
+        f"step (legal_moves + play): median {statistics.median(steps):.2f} us "
+        f"(min {min(steps):.2f}, max {max(steps):.2f}); target <= 3 us"
+    )
+    print(
+        f"random games with shuffles: median {statistics.median(games):,.0f} games/s "
+        f"(min {min(games):,.0f}, max {max(games):,.0f}); target >= 2,000"
+    )
 
 
 if __name__ == "__main__":

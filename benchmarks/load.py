@@ -79,9 +79,7 @@ TARGET_P99_MS = 50
 TARGET_CPU_RATIO = 3.0  # issue 9: a move's server CPU at most 3x the baseline request's
 EXPECTED_REFUSALS = {409, 422}
 
-GRID_RE = re.compile(
-    r'data-version="(\d+)" data-status="(\w+)" data-moves="\d+"\s+data-shuffles-left="(\d+)"'
-)
+GRID_RE = re.compile(r'data-version="(\d+)" data-status="(\w+)" data-moves="\d+"\s+data-shuffles-left="(\d+)"')
 # The slots of cards that can move: their class list ends in "movable" (templates/games/_slot.html).
 # One tight pattern, since the client shares the server's cores and its CPU counts.
 MOVABLE_RE = re.compile(
@@ -103,17 +101,20 @@ def database(postgres: bool, tmp: Path) -> Iterator[dict]:
 
 
 def server_env(tmp: Path, db_env: dict) -> dict:
-    env = {key: value for key, value in os.environ.items()
-           if not key.startswith(("DJANGO_", "DATABASE_URL", "ADDICTION_"))}
+    env = {
+        key: value for key, value in os.environ.items() if not key.startswith(("DJANGO_", "DATABASE_URL", "ADDICTION_"))
+    }
     env.update(db_env)
-    env.update({
-        "DJANGO_SETTINGS_MODULE": "addiction_site.settings",
-        "ADDICTION_STATIC_ROOT": str(tmp / "static"),
-        "DJANGO_SECRET_KEY": secrets.token_urlsafe(50),
-        "DJANGO_ALLOWED_HOSTS": "127.0.0.1",
-        "DJANGO_SECURE_SSL_REDIRECT": "0",
-        "ADDICTION_BENCHMARK": "1",
-    })
+    env.update(
+        {
+            "DJANGO_SETTINGS_MODULE": "addiction_site.settings",
+            "ADDICTION_STATIC_ROOT": str(tmp / "static"),
+            "DJANGO_SECRET_KEY": secrets.token_urlsafe(50),
+            "DJANGO_ALLOWED_HOSTS": "127.0.0.1",
+            "DJANGO_SECURE_SSL_REDIRECT": "0",
+            "ADDICTION_BENCHMARK": "1",
+        }
+    )
     return env
 
 
@@ -140,8 +141,17 @@ def gunicorn(env: dict, args: argparse.Namespace, tmp: Path) -> Iterator[tuple[i
     """gunicorn serving the site on a free loopback port: yields (port, master pid)."""
     port = free_port()
     log = tmp / "gunicorn.log"
-    command = [str(GUNICORN), "addiction_site.wsgi:application", "--bind", f"127.0.0.1:{port}",
-               *worker_options(args.workers, args.threads), "--error-logfile", str(log), "--graceful-timeout", "5"]
+    command = [
+        str(GUNICORN),
+        "addiction_site.wsgi:application",
+        "--bind",
+        f"127.0.0.1:{port}",
+        *worker_options(args.workers, args.threads),
+        "--error-logfile",
+        str(log),
+        "--graceful-timeout",
+        "5",
+    ]
     server = subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         wait_until_up(port, server, log)
@@ -271,15 +281,23 @@ class Player:
         """Send one request as the browser would; returns (status, headers, text, seconds)."""
         headers = {"Cookie": "; ".join(f"{k}={v}" for k, v in self.cookies.items())}
         if method == "POST":
-            headers.update({
-                "Content-Type": "application/x-www-form-urlencoded",
-                "Origin": self.origin,
-                "Referer": self.origin + self.game_path,
-                "X-CSRFToken": self.cookies.get("csrftoken", ""),
-            })
+            headers.update(
+                {
+                    "Content-Type": "application/x-www-form-urlencoded",
+                    "Origin": self.origin,
+                    "Referer": self.origin + self.game_path,
+                    "X-CSRFToken": self.cookies.get("csrftoken", ""),
+                }
+            )
         if htmx:
-            headers.update({"HX-Request": "true", "HX-Current-URL": self.origin + self.game_path,
-                             "HX-Target": "grid", "HX-Trigger": "grid"})
+            headers.update(
+                {
+                    "HX-Request": "true",
+                    "HX-Current-URL": self.origin + self.game_path,
+                    "HX-Target": "grid",
+                    "HX-Trigger": "grid",
+                }
+            )
         tally.requests += 1
         start = time.perf_counter()
         self.conn.request(method, path, body=body or None, headers=headers)
@@ -503,12 +521,20 @@ def mark(ok: bool) -> str:
 def report(args: argparse.Namespace, moves: Phase, baseline: Phase) -> None:
     cores = os.cpu_count() or 1
     rows = [
-        ("requests/s", f"{moves.rate:.0f}", f"{baseline.rate:.0f}",
-         f">= {TARGET_MOVES_PER_S} moves/s  {mark(moves.rate >= TARGET_MOVES_PER_S)}"),
+        (
+            "requests/s",
+            f"{moves.rate:.0f}",
+            f"{baseline.rate:.0f}",
+            f">= {TARGET_MOVES_PER_S} moves/s  {mark(moves.rate >= TARGET_MOVES_PER_S)}",
+        ),
         ("latency p50 ms", f"{moves.ms(0.50):.1f}", f"{baseline.ms(0.50):.1f}", ""),
         ("latency p95 ms", f"{moves.ms(0.95):.1f}", f"{baseline.ms(0.95):.1f}", ""),
-        ("latency p99 ms", f"{moves.ms(0.99):.1f}", f"{baseline.ms(0.99):.1f}",
-         f"< {TARGET_P99_MS} ms  {mark(moves.ms(0.99) < TARGET_P99_MS)}"),
+        (
+            "latency p99 ms",
+            f"{moves.ms(0.99):.1f}",
+            f"{baseline.ms(0.99):.1f}",
+            f"< {TARGET_P99_MS} ms  {mark(moves.ms(0.99) < TARGET_P99_MS)}",
+        ),
         ("latency mean ms", f"{moves.mean_ms:.1f}", f"{baseline.mean_ms:.1f}", ""),
         ("errors", str(moves.errors), str(baseline.errors), f"0  {mark(moves.errors + baseline.errors == 0)}"),
         ("refused 409/422", str(moves.refusals), str(baseline.refusals), ""),
@@ -529,8 +555,10 @@ def report(args: argparse.Namespace, moves: Phase, baseline: Phase) -> None:
     latency_ratio = moves.mean_ms / baseline.mean_ms
     rate_ratio = baseline.rate / moves.rate if moves.rate else float("inf")
     cpu_ratio = moves.cpu_ms / baseline.cpu_ms if baseline.cpu_ms else float("inf")
-    print(f"server CPU per move / per baseline request: {cpu_ratio:.2f}   "
-          f"target <= {TARGET_CPU_RATIO:g}  {mark(cpu_ratio <= TARGET_CPU_RATIO)}")
+    print(
+        f"server CPU per move / per baseline request: {cpu_ratio:.2f}   "
+        f"target <= {TARGET_CPU_RATIO:g}  {mark(cpu_ratio <= TARGET_CPU_RATIO)}"
+    )
     print(f"mean move latency / mean baseline latency: {latency_ratio:.2f}")
     print(f"baseline req/s / moves per s: {rate_ratio:.2f}")
     for phase in (moves, baseline):
@@ -548,18 +576,22 @@ def main() -> None:
     parser.add_argument("--threads", type=int, default=1, help="threads per gthread worker; 0 for sync workers")
     parser.add_argument("--clients", type=int, default=2, help="client processes the players are spread over")
     parser.add_argument("--seed", type=int, default=2026)
-    parser.add_argument("--accounts", action="store_true",
-                        help="players sign up first and play signed in (default: as guests)")
+    parser.add_argument(
+        "--accounts", action="store_true", help="players sign up first and play signed in (default: as guests)"
+    )
     args = parser.parse_args()
     if not GUNICORN.exists():
         sys.exit(f"{GUNICORN} not found: run `python3 dev.py test` once to make the virtual environment")
     if args.postgres and not available():
         sys.exit("PostgreSQL server programs (initdb, pg_ctl, postgres) not found")
     worker_kind = f"gthread x {args.threads} threads" if args.threads > 0 else "sync"
-    print(f"{args.players} {'signed-in' if args.accounts else 'guest'} players, {args.seconds:g} s per phase, "
-          f"{'PostgreSQL' if args.postgres else 'SQLite'}, "
-          f"gunicorn {args.workers} {worker_kind} workers, {args.clients} client processes, "
-          f"{os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f}", flush=True)
+    print(
+        f"{args.players} {'signed-in' if args.accounts else 'guest'} players, {args.seconds:g} s per phase, "
+        f"{'PostgreSQL' if args.postgres else 'SQLite'}, "
+        f"gunicorn {args.workers} {worker_kind} workers, {args.clients} client processes, "
+        f"{os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f}",
+        flush=True,
+    )
     with tempfile.TemporaryDirectory(prefix="addiction-load-") as tmp_name:
         tmp = Path(tmp_name)
         with database(args.postgres, tmp) as db_env:

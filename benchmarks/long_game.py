@@ -41,14 +41,16 @@ TARGET_RATIO, TARGET_MS, TARGET_MB = 1.5, 200, 50
 
 
 def setup_django(folder: str) -> None:
-    os.environ.update({
-        "DJANGO_SETTINGS_MODULE": "addiction_site.settings",
-        "ADDICTION_DATA_DIR": folder,
-        "ADDICTION_STATIC_ROOT": os.path.join(folder, "static"),
-        "DJANGO_SECRET_KEY": "benchmark-only-" + "x" * 40,
-        "DJANGO_ALLOWED_HOSTS": "testserver",
-        "DJANGO_SECURE_SSL_REDIRECT": "0",
-    })
+    os.environ.update(
+        {
+            "DJANGO_SETTINGS_MODULE": "addiction_site.settings",
+            "ADDICTION_DATA_DIR": folder,
+            "ADDICTION_STATIC_ROOT": os.path.join(folder, "static"),
+            "DJANGO_SECRET_KEY": "benchmark-only-" + "x" * 40,
+            "DJANGO_ALLOWED_HOSTS": "testserver",
+            "DJANGO_SECURE_SSL_REDIRECT": "0",
+        }
+    )
     import django
     from django.core.management import call_command
 
@@ -78,8 +80,11 @@ class Player:
         else:
             position = game.state().position
             kind = engine.ActionKind.MOVE
-            slot = next(slot for slot in ((row, 0) for row in range(4))
-                        if (position.card_at(slot) or "").startswith("2") and position.move_for_slot(slot))
+            slot = next(
+                slot
+                for slot in ((row, 0) for row in range(4))
+                if (position.card_at(slot) or "").startswith("2") and position.move_for_slot(slot)
+            )
         started = time.perf_counter()
         self.game = game_act(owner=self.owner, game_id=game.pk, version=game.version, kind=kind, slot=slot)
         return time.perf_counter() - started
@@ -125,8 +130,9 @@ def peak_mb(function) -> float:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--lengths", type=int, nargs="+", default=None,
-                        help="numbers of actions (default: 1000 and engine.MAX_ACTIONS)")
+    parser.add_argument(
+        "--lengths", type=int, nargs="+", default=None, help="numbers of actions (default: 1000 and engine.MAX_ACTIONS)"
+    )
     parser.add_argument("--repeat", type=int, default=5)
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
@@ -143,9 +149,11 @@ def main() -> int:
         client = Client(HTTP_HOST="testserver")
         client.cookies[GUEST_COOKIE] = f"{token}.2026-01-01"
         failed = False
-        print(f"{'actions':>7} {'first ms':>9} {'last ms':>8} {'ratio':>6} "
-              f"{'replay end ms':>13} {'replay mid ms':>13} {'verify ms':>9} "
-              f"{'replay MB':>9} {'verify MB':>9}")
+        print(
+            f"{'actions':>7} {'first ms':>9} {'last ms':>8} {'ratio':>6} "
+            f"{'replay end ms':>13} {'replay mid ms':>13} {'verify ms':>9} "
+            f"{'replay MB':>9} {'verify MB':>9}"
+        )
         for length in args.lengths or [1000, engine.MAX_ACTIONS]:
             game, first, last = long_game(owner, length)
             end_url, mid_url = f"/game/{game.pk}/replay/{length}/", f"/game/{game.pk}/replay/{length // 2}/"
@@ -163,12 +171,16 @@ def main() -> int:
             replay_mb = peak_mb(lambda: replay(end_url))
             verify_mb = peak_mb(lambda: game_verify(Game.objects.get(pk=game.pk)))
             ratio = last / first
-            print(f"{length:>7} {first:>9.2f} {last:>8.2f} {ratio:>6.2f} {replay_end:>13.1f} {replay_mid:>13.1f} "
-                  f"{verify:>9.1f} {replay_mb:>9.1f} {verify_mb:>9.1f}")
+            print(
+                f"{length:>7} {first:>9.2f} {last:>8.2f} {ratio:>6.2f} {replay_end:>13.1f} {replay_mid:>13.1f} "
+                f"{verify:>9.1f} {replay_mb:>9.1f} {verify_mb:>9.1f}"
+            )
             failed |= ratio > TARGET_RATIO or max(replay_end, replay_mid, verify) > TARGET_MS
             failed |= max(replay_mb, verify_mb) > TARGET_MB
-        print(f"targets: last/first action <= {TARGET_RATIO}, replay page and verification < {TARGET_MS} ms "
-              f"and < {TARGET_MB} MB of extra memory: {'MISSED' if failed else 'met'}")
+        print(
+            f"targets: last/first action <= {TARGET_RATIO}, replay page and verification < {TARGET_MS} ms "
+            f"and < {TARGET_MB} MB of extra memory: {'MISSED' if failed else 'met'}"
+        )
     return 1 if failed else 0
 
 

@@ -32,8 +32,20 @@ class ActionInline(admin.TabularInline):
 class GameAdmin(admin.ModelAdmin):
     """Games are the players' record: staff read them; the log is never edited here."""
 
-    list_display = ("pk", "owner", "deal_number", "origin", "daily", "status", "moves", "elapsed_ms", "ranked",
-                    "assisted", "removed", "finished_at")
+    list_display = (
+        "pk",
+        "owner",
+        "deal_number",
+        "origin",
+        "daily",
+        "status",
+        "moves",
+        "elapsed_ms",
+        "ranked",
+        "assisted",
+        "removed",
+        "finished_at",
+    )
     list_filter = ("status", "origin", "ranked", "assisted", "removed")
     search_fields = ("owner__username", "deal_number")
     readonly_fields = [field.name for field in Game._meta.fields]
@@ -83,17 +95,23 @@ def _set_hidden(request, users, hidden: bool) -> int:
 @admin.action(description=_("Hide from the boards"))
 def hide_from_boards(modeladmin, request, queryset):
     count = _set_hidden(request, list(queryset), True)
-    modeladmin.message_user(request, ngettext("%(count)d player hidden from the boards.",
-                                              "%(count)d players hidden from the boards.", count) % {"count": count},
-                            messages.SUCCESS)
+    modeladmin.message_user(
+        request,
+        ngettext("%(count)d player hidden from the boards.", "%(count)d players hidden from the boards.", count)
+        % {"count": count},
+        messages.SUCCESS,
+    )
 
 
 @admin.action(description=_("Show on the boards"))
 def show_on_boards(modeladmin, request, queryset):
     count = _set_hidden(request, list(queryset), False)
-    modeladmin.message_user(request, ngettext("%(count)d player shown on the boards again.",
-                                              "%(count)d players shown on the boards again.", count) % {"count": count},
-                            messages.SUCCESS)
+    modeladmin.message_user(
+        request,
+        ngettext("%(count)d player shown on the boards again.", "%(count)d players shown on the boards again.", count)
+        % {"count": count},
+        messages.SUCCESS,
+    )
 
 
 admin.site.unregister(User)

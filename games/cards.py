@@ -11,14 +11,24 @@ from django.utils.translation import gettext_lazy, ngettext
 from games import engine
 
 RANK_NAMES = {
-    "2": gettext_lazy("Two"), "3": gettext_lazy("Three"), "4": gettext_lazy("Four"),
-    "5": gettext_lazy("Five"), "6": gettext_lazy("Six"), "7": gettext_lazy("Seven"),
-    "8": gettext_lazy("Eight"), "9": gettext_lazy("Nine"), "T": gettext_lazy("Ten"),
-    "J": gettext_lazy("Jack"), "Q": gettext_lazy("Queen"), "K": gettext_lazy("King"),
+    "2": gettext_lazy("Two"),
+    "3": gettext_lazy("Three"),
+    "4": gettext_lazy("Four"),
+    "5": gettext_lazy("Five"),
+    "6": gettext_lazy("Six"),
+    "7": gettext_lazy("Seven"),
+    "8": gettext_lazy("Eight"),
+    "9": gettext_lazy("Nine"),
+    "T": gettext_lazy("Ten"),
+    "J": gettext_lazy("Jack"),
+    "Q": gettext_lazy("Queen"),
+    "K": gettext_lazy("King"),
 }
 SUIT_NAMES = {
-    "S": gettext_lazy("spades"), "H": gettext_lazy("hearts"),
-    "D": gettext_lazy("diamonds"), "C": gettext_lazy("clubs"),
+    "S": gettext_lazy("spades"),
+    "H": gettext_lazy("hearts"),
+    "D": gettext_lazy("diamonds"),
+    "C": gettext_lazy("clubs"),
 }
 SUIT_SYMBOLS = {"S": "\u2660", "H": "\u2665", "D": "\u2666", "C": "\u2663"}
 RANK_FACES = {"T": "10"}
@@ -44,8 +54,11 @@ def hint_words(hint: str, position: engine.Position) -> str:
         raise ValueError(f"not a hint of this position: {hint!r}")
     source, target = slots
     return _("Hint: move %(card)s (row %(row)s, column %(col)s) to the gap at row %(to_row)s, column %(to_col)s.") % {
-        "card": card_name(card), "row": source[0] + 1, "col": source[1] + 1,
-        "to_row": target[0] + 1, "to_col": target[1] + 1,
+        "card": card_name(card),
+        "row": source[0] + 1,
+        "col": source[1] + 1,
+        "to_row": target[0] + 1,
+        "to_col": target[1] + 1,
     }
 
 
@@ -53,10 +66,16 @@ def line_words(line: str) -> list[str]:
     """A line of moves in notation ("7H:1-4>1-5 ...", or "" for none), each said in the active language."""
     words = []
     for move in map(engine.Move.parse, line.split()):
-        words.append(_("%(card)s from row %(row)s, column %(col)s to row %(to_row)s, column %(to_col)s") % {
-            "card": card_name(move.card), "row": move.src[0] + 1, "col": move.src[1] + 1,
-            "to_row": move.dst[0] + 1, "to_col": move.dst[1] + 1,
-        })
+        words.append(
+            _("%(card)s from row %(row)s, column %(col)s to row %(to_row)s, column %(to_col)s")
+            % {
+                "card": card_name(move.card),
+                "row": move.src[0] + 1,
+                "col": move.src[1] + 1,
+                "to_row": move.dst[0] + 1,
+                "to_col": move.dst[1] + 1,
+            }
+        )
     return words
 
 
@@ -71,7 +90,11 @@ def step_words(kind: str, move: str, moves: int, shuffles_left: int) -> str:
     if kind == engine.ActionKind.UNDO:
         taken = engine.Move.parse(move)
         return _("Move %(number)s: undone, %(card)s back to row %(row)s, column %(col)s") % {
-            "number": moves, "card": card_name(taken.card), "row": taken.src[0] + 1, "col": taken.src[1] + 1}
+            "number": moves,
+            "card": card_name(taken.card),
+            "row": taken.src[0] + 1,
+            "col": taken.src[1] + 1,
+        }
     if kind == engine.ActionKind.SHUFFLE:
         return ngettext("Shuffle: %(left)s left", "Shuffle: %(left)s left", shuffles_left) % {"left": shuffles_left}
     return _("Gave up")
@@ -85,15 +108,24 @@ def said_words(kind: str, move: str, shuffles_left: int) -> str:
     if kind == engine.ActionKind.MOVE:
         played = engine.Move.parse(move)
         return _("%(card)s to row %(row)s, column %(col)s") % {
-            "card": card_name(played.card), "row": played.dst[0] + 1, "col": played.dst[1] + 1}
+            "card": card_name(played.card),
+            "row": played.dst[0] + 1,
+            "col": played.dst[1] + 1,
+        }
     if kind == engine.ActionKind.UNDO:
         taken = engine.Move.parse(move)
         return _("Undone: %(card)s back to row %(row)s, column %(col)s") % {
-            "card": card_name(taken.card), "row": taken.src[0] + 1, "col": taken.src[1] + 1}
+            "card": card_name(taken.card),
+            "row": taken.src[0] + 1,
+            "col": taken.src[1] + 1,
+        }
     if kind == engine.ActionKind.REDO:
         again = engine.Move.parse(move)
         return _("Redone: %(card)s to row %(row)s, column %(col)s") % {
-            "card": card_name(again.card), "row": again.dst[0] + 1, "col": again.dst[1] + 1}
+            "card": card_name(again.card),
+            "row": again.dst[0] + 1,
+            "col": again.dst[1] + 1,
+        }
     if kind == engine.ActionKind.SHUFFLE:
         return ngettext("Shuffled: %(left)s left", "Shuffled: %(left)s left", shuffles_left) % {"left": shuffles_left}
     return ""
@@ -122,7 +154,7 @@ class SlotView(NamedTuple):
 
     @property
     def name(self) -> str:
-        """"ROW-COL", as the forms post it."""
+        """ "ROW-COL", as the forms post it."""
         return f"{self.row}-{self.col}"
 
     @property
@@ -139,13 +171,25 @@ class SlotView(NamedTuple):
         hinted = f" hint-{self.hinted}" if self.hinted else ""
         if not self.card:
             return ("gap dead" if self.dead else "gap") + hinted
-        return ("card" + " red" * (self.card[1] in "HD") + " locked" * self.locked + " movable" * self.movable
-                + " moved" * self.moved + hinted)
+        return (
+            "card"
+            + " red" * (self.card[1] in "HD")
+            + " locked" * self.locked
+            + " movable" * self.movable
+            + " moved" * self.moved
+            + hinted
+        )
 
     def drawing(self) -> dict:
         """What games/_slot.html draws, as plain values."""
-        return {**self._asdict(), "name": self.name, "face": self.face, "symbol": self.symbol,
-                "classes": self.classes, "label": self.label()}
+        return {
+            **self._asdict(),
+            "name": self.name,
+            "face": self.face,
+            "symbol": self.symbol,
+            "classes": self.classes,
+            "label": self.label(),
+        }
 
     def label(self) -> str:
         """The slot's words for screen readers, in the active language."""
@@ -156,7 +200,10 @@ class SlotView(NamedTuple):
             return _("Gap, row %(row)s, column %(col)s, nothing can go here") % where
         state = _("can move") if self.movable else (_("in place") if self.locked else _("cannot move"))
         return _("%(card)s, row %(row)s, column %(col)s, %(state)s") % {
-            **where, "card": card_name(self.card), "state": state}
+            **where,
+            "card": card_name(self.card),
+            "state": state,
+        }
 
 
 def table_slots(state: engine.GameState, *, replay: bool = False, hint: str = "") -> list[list[SlotView]]:
@@ -170,7 +217,7 @@ def table_slots(state: engine.GameState, *, replay: bool = False, hint: str = ""
     fits: dict[engine.Slot, str] = {}
     for move in moves:
         fits.setdefault(move.dst, move.card)
-    for (r, c) in fits:
+    for r, c in fits:
         if c == 0:  # a 2 goes to the topmost column-0 gap it fits; the click rule says which
             click = position.move_for_slot((r, c))
             if click is not None:  # always, for a gap some card fits
@@ -187,7 +234,19 @@ def table_slots(state: engine.GameState, *, replay: bool = False, hint: str = ""
         row = []
         for c, token in enumerate(tokens):
             slot = (r, c)
-            row.append(SlotView(r, c, token or "", slot in locked, slot in movable, slot in dead,
-                                fits.get(slot, ""), over, replay, hinted.get(slot, "")))
+            row.append(
+                SlotView(
+                    r,
+                    c,
+                    token or "",
+                    slot in locked,
+                    slot in movable,
+                    slot in dead,
+                    fits.get(slot, ""),
+                    over,
+                    replay,
+                    hinted.get(slot, ""),
+                )
+            )
         table.append(row)
     return table

@@ -19,8 +19,11 @@ def is_htmx_partial(request: HttpRequest) -> bool:
     (both of which get the whole page).  Read from the headers, so that it holds for
     answers made before django-htmx's middleware ran."""
     headers = request.headers
-    return (headers.get("HX-Request") == "true" and headers.get("HX-Boosted") != "true"
-            and headers.get("HX-History-Restore-Request") != "true")
+    return (
+        headers.get("HX-Request") == "true"
+        and headers.get("HX-Boosted") != "true"
+        and headers.get("HX-History-Restore-Request") != "true"
+    )
 
 
 class HtmxGZipMiddleware(GZipMiddleware):

@@ -10,8 +10,7 @@ from __future__ import annotations
 import hashlib
 import secrets
 from dataclasses import dataclass
-from datetime import date, datetime, timedelta
-from datetime import timezone as dt_timezone
+from datetime import UTC, date, datetime, timedelta
 
 from django.db import IntegrityError, transaction
 from django.utils import timezone
@@ -29,7 +28,7 @@ DAILY_DEALS = 999_999_999
 
 def today(now: datetime | None = None) -> date:
     """The current UTC day."""
-    return (now or timezone.now()).astimezone(dt_timezone.utc).date()
+    return (now or timezone.now()).astimezone(UTC).date()
 
 
 def deal_number_of(day: date) -> int:

@@ -117,6 +117,7 @@ def _index(slot: Slot) -> int:
 
 # --------------------------------------------------------------------------- moves
 
+
 class Move:
     """One card taken from slot ``src`` into the gap at slot ``dst``.
 
@@ -184,8 +185,12 @@ def _move(code: int, src: int, dst: int) -> Move:
     if move is None:
         move = object.__new__(Move)
         for name, value in (
-            ("card", _TOKENS[code]), ("src", _SLOT_OF[src]), ("dst", _SLOT_OF[dst]),
-            ("_c", code), ("_s", src), ("_d", dst),
+            ("card", _TOKENS[code]),
+            ("src", _SLOT_OF[src]),
+            ("dst", _SLOT_OF[dst]),
+            ("_c", code),
+            ("_s", src),
+            ("_d", dst),
             ("_text", f"{_TOKENS[code]}:{src // COLS}-{src % COLS}>{dst // COLS}-{dst % COLS}"),
         ):
             object.__setattr__(move, name, value)
@@ -194,6 +199,7 @@ def _move(code: int, src: int, dst: int) -> Move:
 
 
 # --------------------------------------------------------------------------- randomness
+
 
 class SplitMix64:
     """The SplitMix64 generator (Steele, Lea and Flood, 2014), exactly as published.
@@ -259,6 +265,7 @@ def shuffle_seed(game_seed: int, index: int) -> int:
 
 # --------------------------------------------------------------------------- positions
 
+
 class Position:
     """One layout of the table: 52 slots holding 48 cards and 4 gaps. Immutable.
 
@@ -304,7 +311,7 @@ class Position:
 
     def __str__(self) -> str:
         tokens = [_token(c) for c in self._layout]
-        return " / ".join(" ".join(tokens[r * COLS:(r + 1) * COLS]) for r in range(ROWS))
+        return " / ".join(" ".join(tokens[r * COLS : (r + 1) * COLS]) for r in range(ROWS))
 
     def __repr__(self) -> str:
         return f"Position({str(self)!r})"
@@ -331,7 +338,7 @@ class Position:
     def rows(self) -> list[list[str | None]]:
         """The table as 4 lists of 13 tokens, None for a gap."""
         cells = [None if c == GAP else _TOKENS[c] for c in self._layout]
-        return [cells[r * COLS:(r + 1) * COLS] for r in range(ROWS)]
+        return [cells[r * COLS : (r + 1) * COLS] for r in range(ROWS)]
 
     # ---- moves
 
@@ -357,8 +364,10 @@ class Position:
         """The position after ``move``; raise :class:`IllegalMove` saying why it is refused."""
         layout = self._layout
         code, src, dst = move._c, move._s, move._d
-        if layout[dst] != GAP or layout[src] != code or (
-            code % 13 != 1 if dst % COLS == 0 else _NEXT[layout[dst - 1]] != code
+        if (
+            layout[dst] != GAP
+            or layout[src] != code
+            or (code % 13 != 1 if dst % COLS == 0 else _NEXT[layout[dst - 1]] != code)
         ):
             raise IllegalMove(*self._why_illegal(move))
         new = bytearray(layout)
@@ -401,8 +410,10 @@ class Position:
             return Refusal.RIGHT_OF_GAP, f"nothing goes right of a gap (slot {at(dst - 1)} is a gap)"
         if left % 13 == 12:
             return Refusal.RIGHT_OF_KING, f"nothing goes right of a King ({_TOKENS[left]} is left of {at(dst)})"
-        return (Refusal.DOES_NOT_FOLLOW,
-                f"{move.card} does not follow {_TOKENS[left]}; only {_TOKENS[left + 1]} goes there")
+        return (
+            Refusal.DOES_NOT_FOLLOW,
+            f"{move.card} does not follow {_TOKENS[left]}; only {_TOKENS[left + 1]} goes there",
+        )
 
     def is_legal(self, move: Move) -> bool:
         """Whether ``move`` can be played here."""
@@ -483,7 +494,7 @@ class Position:
         taken = 0
         for r, run in enumerate(runs):
             width = COLS - run
-            new[r * COLS + run:(r + 1) * COLS] = dealt[taken:taken + width]
+            new[r * COLS + run : (r + 1) * COLS] = dealt[taken : taken + width]
             taken += width
         find = new.find
         a = find(GAP)
@@ -567,6 +578,7 @@ WON = " / ".join(" ".join(_TOKENS[s * 13 + r] for r in range(1, 13)) + " --" for
 
 
 # --------------------------------------------------------------------------- games
+
 
 class Status(str, enum.Enum):
     """Where a game stands; the database keeps the value."""
@@ -653,8 +665,9 @@ class GameState(NamedTuple):
         """Lost because it reached :data:`MAX_ACTIONS`."""
         return self.status is _LOST and not self.resigned and self.actions >= MAX_ACTIONS
 
-    def act(self, kind: ActionKind, *, slot: Slot | None = None, to: Slot | None = None,
-            move: Move | None = None) -> tuple[GameState, Move | None]:
+    def act(
+        self, kind: ActionKind, *, slot: Slot | None = None, to: Slot | None = None, move: Move | None = None
+    ) -> tuple[GameState, Move | None]:
         """Apply one action: the one entry point of live play, replay and verification.
 
         A move is the ``move`` a log recorded, or the card at ``slot`` into the gap ``to``
@@ -716,9 +729,9 @@ class GameState(NamedTuple):
             raise IllegalAction(Refusal.GAME_OVER, f"the game is over ({self.status.value})")
         position = self[0].play(move)
         # The hot path of every search: build the tuple directly rather than through _replace.
-        state = _tuple_new(GameState, (
-            position, self[1], self[2], self[3] + 1, self[4], self[5] + (move,), _PLAYING, False, (),
-        ))
+        state = _tuple_new(
+            GameState, (position, self[1], self[2], self[3] + 1, self[4], self[5] + (move,), _PLAYING, False, ())
+        )
         if position._gaps == _WON_GAPS or self[4] == SHUFFLES or self[3] + self[4] + 1 >= MAX_ACTIONS:
             return _settled(state)
         return state
@@ -730,8 +743,11 @@ class GameState(NamedTuple):
             raise IllegalAction(Refusal.NOTHING_TO_UNDO, "nothing to undo since the last shuffle")
         move = self.history[-1]
         position = self.position._moved(move._c, move._d, move._s)
-        return _settled(self._replace(position=position, moves=self.moves + 1, history=self.history[:-1],
-                                      undone=self.undone + (move,)))
+        return _settled(
+            self._replace(
+                position=position, moves=self.moves + 1, history=self.history[:-1], undone=self.undone + (move,)
+            )
+        )
 
     def redo(self) -> GameState:
         """Play again the move the last undo took back, until the next move or shuffle; it
@@ -749,8 +765,7 @@ class GameState(NamedTuple):
         if self.shuffles_left <= 0:
             raise IllegalAction(Refusal.NO_SHUFFLE_LEFT, "no shuffle left")
         position = self.position.shuffle(shuffle_seed(self.seed, self.shuffles_used))
-        return _settled(self._replace(position=position, shuffles_used=self.shuffles_used + 1, history=(),
-                                      undone=()))
+        return _settled(self._replace(position=position, shuffles_used=self.shuffles_used + 1, history=(), undone=()))
 
     def resign(self) -> GameState:
         """Give up; the game counts as lost."""

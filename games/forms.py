@@ -11,7 +11,10 @@ from games import engine
 
 class NewGameForm(forms.Form):
     deal_number = forms.IntegerField(
-        label=_("Deal number"), required=False, min_value=1, max_value=engine.MAX_DEAL,
+        label=_("Deal number"),
+        required=False,
+        min_value=1,
+        max_value=engine.MAX_DEAL,
         help_text=_("Leave empty for a random deal."),
     )
 
@@ -66,8 +69,7 @@ class PasswordConfirmForm(forms.Form):
     """
 
     password = forms.CharField(
-        label=_("Your password"), strip=False,
-        widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}),
+        label=_("Your password"), strip=False, widget=forms.PasswordInput(attrs={"autocomplete": "current-password"})
     )
 
     def __init__(self, *args, request, **kwargs):
@@ -86,7 +88,7 @@ class EmailChangeForm(PasswordConfirmForm):
     """A new address for the signed-in player, with their password; a link to it confirms it."""
 
     email = forms.EmailField(
-        label=_("New email address"), max_length=254, widget=forms.EmailInput(attrs={"autocomplete": "email"}),
+        label=_("New email address"), max_length=254, widget=forms.EmailInput(attrs={"autocomplete": "email"})
     )
     field_order = ["email", "password"]
 
@@ -102,10 +104,12 @@ class SettingsForm(forms.Form):
 
     mark_movable = forms.BooleanField(label=_("Mark the cards that can move"), required=False)
     theme = forms.ChoiceField(
-        label=_("Colours"), widget=forms.RadioSelect,
+        label=_("Colours"),
+        widget=forms.RadioSelect,
         choices=[("auto", _("As the device")), ("light", _("Light")), ("dark", _("Dark"))],
     )
     motion = forms.ChoiceField(
-        label=_("Motion"), widget=forms.RadioSelect,
+        label=_("Motion"),
+        widget=forms.RadioSelect,
         choices=[("auto", _("As the device")), ("on", _("Cards slide")), ("off", _("No animation"))],
     )

@@ -1,7 +1,6 @@
 """What the server keeps of each game: its current state, and the log that replays to it."""
 
-from datetime import timedelta
-from datetime import timezone as dt_timezone
+from datetime import UTC, timedelta
 
 from django.conf import settings
 from django.db import models
@@ -47,8 +46,7 @@ class Game(models.Model):
 
     # No index of its own: the indexes below begin with it.
     owner = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE, related_name="games",
-        db_index=False,
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE, related_name="games", db_index=False
     )
     guest_token = models.CharField(max_length=64, blank=True, db_index=True)
     deal_number = models.BigIntegerField()
@@ -58,10 +56,10 @@ class Game(models.Model):
     moves = models.PositiveIntegerField(default=0)
     shuffles_used = models.PositiveSmallIntegerField(default=0)
     undo_top = models.PositiveIntegerField(
-        default=0, help_text=_("The number of the action whose move undo takes back next; 0 when there is none."),
+        default=0, help_text=_("The number of the action whose move undo takes back next; 0 when there is none.")
     )
     redo_top = models.PositiveIntegerField(
-        default=0, help_text=_("The number of the undo whose move redo plays again next; 0 when there is none."),
+        default=0, help_text=_("The number of the undo whose move redo plays again next; 0 when there is none.")
     )
     status = models.CharField(max_length=8, choices=STATUSES, default=engine.Status.PLAYING.value)
     resigned = models.BooleanField(default=False)
@@ -69,7 +67,7 @@ class Game(models.Model):
     elapsed_ms = models.BigIntegerField(default=0)
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(
-        null=True, blank=True, help_text=_("When the clock started: the board was first shown to its owner."),
+        null=True, blank=True, help_text=_("When the clock started: the board was first shown to its owner.")
     )
     last_action_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
@@ -79,21 +77,21 @@ class Game(models.Model):
     origin = models.CharField(max_length=8, choices=Origin.choices, default=Origin.CHOSEN)
     daily = models.DateField(null=True, blank=True, help_text=_("The day whose daily deal this game plays."))
     removed = models.BooleanField(
-        default=False,
-        help_text=_("Deleted by its player after an action: given up, off My games, kept on the record."),
+        default=False, help_text=_("Deleted by its player after an action: given up, off My games, kept on the record.")
     )
-    assisted = models.BooleanField(
-        default=False, help_text=_("A hint was shown in this game: it is never ranked."),
-    )
+    assisted = models.BooleanField(default=False, help_text=_("A hint was shown in this game: it is never ranked."))
     hint = models.CharField(
-        max_length=16, blank=True,
+        max_length=16,
+        blank=True,
         help_text=_('The last hint: "R-C>R-C" (a card\'s slot to its gap), "shuffle" or "none".'),
     )
     hint_version = models.PositiveIntegerField(
-        null=True, blank=True, help_text=_("The version of the game the last hint was found for."),
+        null=True, blank=True, help_text=_("The version of the game the last hint was found for.")
     )
     verdict = models.CharField(
-        max_length=12, blank=True, choices=VERDICTS,
+        max_length=12,
+        blank=True,
+        choices=VERDICTS,
         help_text=_("For a lost game: could the stretch from the last shuffle have been won?"),
     )
     verdict_line = models.TextField(blank=True, help_text=_("A winning line from the last shuffle, if one was found."))
@@ -112,11 +110,13 @@ class Game(models.Model):
             models.CheckConstraint(condition=Q(owner__isnull=True) | Q(guest_token=""), name="game_one_kind_of_owner"),
             # A player's first daily game of a day is the ranked one; later ones are practice.
             models.UniqueConstraint(
-                fields=["owner", "daily"], condition=Q(origin="daily", owner__isnull=False),
+                fields=["owner", "daily"],
+                condition=Q(origin="daily", owner__isnull=False),
                 name="game_one_ranked_daily_per_player",
             ),
             models.UniqueConstraint(
-                fields=["guest_token", "daily"], condition=Q(origin="daily", owner__isnull=True),
+                fields=["guest_token", "daily"],
+                condition=Q(origin="daily", owner__isnull=True),
                 name="game_one_ranked_daily_per_guest",
             ),
         ]
@@ -147,7 +147,7 @@ class Game(models.Model):
         once its day is over too (every daily game of a day shares the day's seed)."""
         if not self.is_over:
             return False
-        return self.daily is None or self.daily < timezone.now().astimezone(dt_timezone.utc).date()
+        return self.daily is None or self.daily < timezone.now().astimezone(UTC).date()
 
     @property
     def seed_revealed_on(self):
@@ -176,14 +176,17 @@ class Game(models.Model):
         columns = self._state_columns()
         built = self.__dict__.get("_engine_state")
         if built is None or built[0] != columns:
-            built = columns, engine.GameState(
-                position=engine.Position.parse(self.position),
-                seed=int(self.seed),
-                deal_number=self.deal_number,
-                moves=self.moves,
-                shuffles_used=self.shuffles_used,
-                status=engine.Status(self.status),
-                resigned=self.resigned,
+            built = (
+                columns,
+                engine.GameState(
+                    position=engine.Position.parse(self.position),
+                    seed=int(self.seed),
+                    deal_number=self.deal_number,
+                    moves=self.moves,
+                    shuffles_used=self.shuffles_used,
+                    status=engine.Status(self.status),
+                    resigned=self.resigned,
+                ),
             )
             self._engine_state = built
         return built[1]
@@ -197,8 +200,7 @@ class Game(models.Model):
         self._engine_state = self._state_columns(), state._replace(history=(), undone=())
 
     def _state_columns(self) -> tuple:
-        return (self.position, self.moves, self.shuffles_used, self.status,
-                self.resigned, self.seed, self.deal_number)
+        return (self.position, self.moves, self.shuffles_used, self.status, self.resigned, self.seed, self.deal_number)
 
 
 class Action(models.Model):
@@ -219,19 +221,13 @@ class Action(models.Model):
     kind = models.CharField(max_length=8, choices=KINDS)
     move = models.CharField(max_length=16, blank=True, help_text=_("The move played, or taken back by undo."))
     elapsed_ms = models.BigIntegerField(help_text=_("The game's time once this action was done."))
-    undo_top = models.PositiveIntegerField(
-        default=0, help_text=_("The game's undo_top once this action was done."),
-    )
-    redo_top = models.PositiveIntegerField(
-        default=0, help_text=_("The game's redo_top once this action was done."),
-    )
+    undo_top = models.PositiveIntegerField(default=0, help_text=_("The game's undo_top once this action was done."))
+    redo_top = models.PositiveIntegerField(default=0, help_text=_("The game's redo_top once this action was done."))
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
         ordering = ["game", "number"]
-        constraints = [
-            models.UniqueConstraint(fields=["game", "number"], name="action_number_unique_in_game"),
-        ]
+        constraints = [models.UniqueConstraint(fields=["game", "number"], name="action_number_unique_in_game")]
 
     def __str__(self) -> str:
         return f"{self.game_id}#{self.number} {self.kind} {self.move}".rstrip()
@@ -261,12 +257,8 @@ class BoardEntry(models.Model):
     finished_at = models.DateTimeField()
 
     class Meta:
-        constraints = [
-            models.UniqueConstraint(fields=["user", "board", "scope"], name="board_entry_one_per_player"),
-        ]
-        indexes = [
-            models.Index(fields=["board", "scope", "first", "second", "finished_at"], name="board_entry_rank"),
-        ]
+        constraints = [models.UniqueConstraint(fields=["user", "board", "scope"], name="board_entry_one_per_player")]
+        indexes = [models.Index(fields=["board", "scope", "first", "second", "finished_at"], name="board_entry_rank")]
 
     def __str__(self) -> str:
         return f"{self.board}/{self.scope}: {self.user_id} {self.first}/{self.second}"
@@ -290,7 +282,7 @@ class Player(models.Model):
 
     user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="player")
     hidden_from_boards = models.BooleanField(
-        default=False, help_text=_("Staff hid this player from every board; clearing it brings the entries back."),
+        default=False, help_text=_("Staff hid this player from every board; clearing it brings the entries back.")
     )
 
     def __str__(self) -> str:

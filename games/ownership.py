@@ -102,8 +102,12 @@ def set_lasting_cookie(response, name: str, value: str) -> None:
     """A cookie of the site's own that lives as long as a session (a year), HttpOnly,
     SameSite=Lax, and Secure wherever the session cookie is."""
     response.set_cookie(
-        name, value, max_age=settings.SESSION_COOKIE_AGE, secure=settings.SESSION_COOKIE_SECURE,
-        httponly=True, samesite="Lax",
+        name,
+        value,
+        max_age=settings.SESSION_COOKIE_AGE,
+        secure=settings.SESSION_COOKIE_SECURE,
+        httponly=True,
+        samesite="Lax",
     )
 
 

@@ -34,12 +34,14 @@ def my_games(owner: Owner) -> tuple[QuerySet[Game], QuerySet[Game]]:
 
 
 def my_games_pages(
-    owner: Owner, *, playing_page: str | int | None, finished_page: str | int | None,
+    owner: Owner, *, playing_page: str | int | None, finished_page: str | int | None
 ) -> tuple[Page, Page]:
     """One page of each of :func:`my_games`' lists, each list paged on its own."""
     playing, finished = my_games(owner)
-    return (Paginator(playing, MY_GAMES_PAGE_SIZE).get_page(playing_page),
-            Paginator(finished, MY_GAMES_PAGE_SIZE).get_page(finished_page))
+    return (
+        Paginator(playing, MY_GAMES_PAGE_SIZE).get_page(playing_page),
+        Paginator(finished, MY_GAMES_PAGE_SIZE).get_page(finished_page),
+    )
 
 
 def period_scope(period: str, now: datetime) -> str:
@@ -160,8 +162,13 @@ def chart_points(wins: list[tuple[datetime, int]], width: int = 600, height: int
         for i, (_, elapsed) in enumerate(wins)
     ]
     return {
-        "width": width, "height": height, "pad": pad,
+        "width": width,
+        "height": height,
+        "pad": pad,
         "polyline": " ".join(f"{x},{y}" for x, y in points),
-        "points": points, "low_ms": low, "high_ms": high,
-        "first": wins[0][0], "last": wins[-1][0],
+        "points": points,
+        "low_ms": low,
+        "high_ms": high,
+        "first": wins[0][0],
+        "last": wins[-1][0],
     }

@@ -57,7 +57,11 @@ read and share.  Any number up to engine.MAX_DEAL can still be chosen, and keeps
 
 
 def game_start(
-    *, owner: Owner, deal_number: int | None = None, origin: str | None = None, daily: date | None = None,
+    *,
+    owner: Owner,
+    deal_number: int | None = None,
+    origin: str | None = None,
+    daily: date | None = None,
     seed: str | None = None,
 ) -> Game:
     """A new game of ``deal_number`` (a random deal when None) for ``owner``.
@@ -83,8 +87,14 @@ def game_start(
         deal_number, origin = secrets.randbelow(RANDOM_DEALS) + 1, Game.Origin.RANDOM
     seed = seed or str(secrets.randbits(128))
     state = engine.GameState.start(deal_number=deal_number, seed=int(seed))
-    game = Game(deal_number=deal_number, seed=seed, seed_sha256=seed_digest(seed), origin=origin or Game.Origin.CHOSEN,
-                daily=daily, **owner.stamp())
+    game = Game(
+        deal_number=deal_number,
+        seed=seed,
+        seed_sha256=seed_digest(seed),
+        origin=origin or Game.Origin.CHOSEN,
+        daily=daily,
+        **owner.stamp(),
+    )
     game.set_state(state)
     limit = settings.ADDICTION_MAX_GAMES_IN_PROGRESS
     with transaction.atomic():
@@ -131,8 +141,14 @@ def pause_ms(game: Game, now: datetime) -> int:
 
 
 def game_act(
-    *, owner: Owner, game_id: int, version: int, kind: engine.ActionKind, slot: engine.Slot | None = None,
-    to: engine.Slot | None = None, now: datetime | None = None,
+    *,
+    owner: Owner,
+    game_id: int,
+    version: int,
+    kind: engine.ActionKind,
+    slot: engine.Slot | None = None,
+    to: engine.Slot | None = None,
+    now: datetime | None = None,
 ) -> Game:
     """Apply one player action to one of ``owner``'s games and log it.
 
@@ -170,12 +186,16 @@ def game_act(
     game.set_state(state)
     game.version = version + 1
     game.undo_top = {
-        engine.ActionKind.MOVE: game.version, engine.ActionKind.UNDO: undo_below,
-        engine.ActionKind.REDO: game.version, engine.ActionKind.SHUFFLE: 0,
+        engine.ActionKind.MOVE: game.version,
+        engine.ActionKind.UNDO: undo_below,
+        engine.ActionKind.REDO: game.version,
+        engine.ActionKind.SHUFFLE: 0,
     }.get(kind, game.undo_top)
     game.redo_top = {
-        engine.ActionKind.MOVE: 0, engine.ActionKind.UNDO: game.version,
-        engine.ActionKind.REDO: redo_below, engine.ActionKind.SHUFFLE: 0,
+        engine.ActionKind.MOVE: 0,
+        engine.ActionKind.UNDO: game.version,
+        engine.ActionKind.REDO: redo_below,
+        engine.ActionKind.SHUFFLE: 0,
     }.get(kind, game.redo_top)
     changed = {field: getattr(game, field) for field, value in was.items() if getattr(game, field) != value}
     with transaction.atomic():
@@ -183,8 +203,13 @@ def game_act(
         if not written:  # another tab or click got there first
             raise StaleVersion(owned_games(owner, pk=game_id).get())
         game.logged = Action.objects.create(
-            game_id=game.pk, number=game.version, kind=kind, move=str(move or ""), elapsed_ms=game.elapsed_ms,
-            undo_top=game.undo_top, redo_top=game.redo_top,
+            game_id=game.pk,
+            number=game.version,
+            kind=kind,
+            move=str(move or ""),
+            elapsed_ms=game.elapsed_ms,
+            undo_top=game.undo_top,
+            redo_top=game.redo_top,
         )
         if state.status is engine.Status.WON:
             game_rank(game=game)
@@ -210,7 +235,7 @@ def hint_for(*, owner: Owner, game_id: int, version: int) -> Game:
     advice = solver.hint(state.position, state.shuffles_left)
     game.hint, game.hint_version, game.assisted = hint_text(advice), version, True
     written = owned_games(owner, pk=game_id, version=version).update(
-        hint=game.hint, hint_version=version, assisted=True,
+        hint=game.hint, hint_version=version, assisted=True
     )
     if not written:  # an action got there first
         raise StaleVersion(owned_games(owner, pk=game_id).get())
@@ -260,8 +285,10 @@ def _log_step(game: Game, top: int, column: str) -> tuple[engine.Move, int]:
     ``game.redo_top``: the move an undo took back, which redo plays again) and the value of
     ``column`` ("undo_top" or "redo_top") from before that action, logged by the one before."""
     rows = {
-        number: (move, below) for number, move, below in
-        Action.objects.filter(game_id=game.pk, number__in=(top - 1, top)).values_list("number", "move", column)
+        number: (move, below)
+        for number, move, below in Action.objects.filter(game_id=game.pk, number__in=(top - 1, top)).values_list(
+            "number", "move", column
+        )
     }
     move, _below = rows[top]
     return engine.Move.parse(move), rows[top - 1][1] if top > 1 else 0
@@ -269,8 +296,18 @@ def _log_step(game: Game, top: int, column: str) -> tuple[engine.Move, int]:
 
 # The columns an action changes; the rest of a game is written once, when it starts.
 CHANGED_BY_ACTION = (
-    "position", "moves", "shuffles_used", "undo_top", "redo_top", "status", "resigned", "version",
-    "elapsed_ms", "started_at", "last_action_at", "finished_at",
+    "position",
+    "moves",
+    "shuffles_used",
+    "undo_top",
+    "redo_top",
+    "status",
+    "resigned",
+    "version",
+    "elapsed_ms",
+    "started_at",
+    "last_action_at",
+    "finished_at",
 )
 
 
@@ -279,8 +316,13 @@ def game_rank(*, game: Game) -> bool:
     owner, enters the boards.  A win whose log does not replay to it never does."""
     try:
         replayed, tops, wrong_undo_tops = _replay_with_undo_tops(game)
-        ranked = (replayed.status is engine.Status.WON and replayed == game.state()
-                  and tops == (game.undo_top, game.redo_top) and not wrong_undo_tops and not game.assisted)
+        ranked = (
+            replayed.status is engine.Status.WON
+            and replayed == game.state()
+            and tops == (game.undo_top, game.redo_top)
+            and not wrong_undo_tops
+            and not game.assisted
+        )
     except (engine.IllegalAction, ValueError):  # a log, or a stored state, that does not even read
         ranked = False
     was_ranked, game.ranked = game.ranked, ranked
@@ -333,16 +375,20 @@ def boards_enter(*, game: Game) -> None:
         }
         scopes = board_scopes(game)
         existing = {
-            (entry.board, entry.scope): entry
-            for entry in BoardEntry.objects.filter(user_id=owner_id, scope__in=scopes)
+            (entry.board, entry.scope): entry for entry in BoardEntry.objects.filter(user_id=owner_id, scope__in=scopes)
         }
         for board, (first, second) in figures.items():
             for scope in scopes:
                 entry = existing.get((board, scope))
                 if entry is None:
                     BoardEntry.objects.create(
-                        user_id=owner_id, board=board, scope=scope, game=game,
-                        first=first, second=second, finished_at=finished_at,
+                        user_id=owner_id,
+                        board=board,
+                        scope=scope,
+                        game=game,
+                        first=first,
+                        second=second,
+                        finished_at=finished_at,
                     )
                 elif (first, second, finished_at) < (entry.first, entry.second, entry.finished_at):
                     entry.game, entry.first, entry.second, entry.finished_at = game, first, second, finished_at
@@ -366,8 +412,11 @@ def games_claim(*, user, guest_token: str) -> int:
         games = list(owned_games(Owner(user_id=None, guest_token=guest_token)).select_for_update())
         # The account's first daily game of a day stays its ranked one: the guest's of the
         # same day come along as practice.
-        ranked_days = set(owned_games(Owner(user_id=user.pk, guest_token=""), origin=Game.Origin.DAILY)
-                          .values_list("daily", flat=True))
+        ranked_days = set(
+            owned_games(Owner(user_id=user.pk, guest_token=""), origin=Game.Origin.DAILY).values_list(
+                "daily", flat=True
+            )
+        )
         for game in games:
             if game.origin == Game.Origin.DAILY and game.daily in ranked_days:
                 game.origin = Game.Origin.PRACTICE
@@ -518,10 +567,19 @@ def game_verify(game: Game) -> Verification:
         checks.append(Check(label, _text(a) == _text(b), _text(a), _text(b)))
     # Words, not the values the database keeps ("won", True), are shown for these two.
     statuses = dict(Game.STATUSES)
-    checks.append(Check(_("Result"), game.status == replayed.status.value,
-                        str(statuses.get(game.status, _text(game.status))), str(statuses[replayed.status.value])))
-    checks.append(Check(_("Log rows that name the wrong action for undo or redo"), wrong_undo_tops == 0,
-                        str(wrong_undo_tops), "0"))
+    checks.append(
+        Check(
+            _("Result"),
+            game.status == replayed.status.value,
+            str(statuses.get(game.status, _text(game.status))),
+            str(statuses[replayed.status.value]),
+        )
+    )
+    checks.append(
+        Check(
+            _("Log rows that name the wrong action for undo or redo"), wrong_undo_tops == 0, str(wrong_undo_tops), "0"
+        )
+    )
     last = game.actions.order_by("-number").values_list("elapsed_ms", flat=True).first()
     if last is not None:  # the time is the server's; the log records it after every action
         checks.append(Check(_("Time (ms)"), game.elapsed_ms == last, str(game.elapsed_ms), str(last)))

@@ -28,7 +28,7 @@ def address_failures(request: HttpRequest) -> int:
     """
     attempts = AccessAttempt.objects.filter(
         ip_address=request.axes_ip_address,  # type: ignore[attr-defined]  # axes' middleware sets it
-        attempt_time__gte=get_cool_off_threshold(request)
+        attempt_time__gte=get_cool_off_threshold(request),
     )
     return attempts.aggregate(total=Sum("failures_since_start"))["total"] or 0
 

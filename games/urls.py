@@ -1,8 +1,7 @@
 import os
 
-from django.urls import path, register_converter
-
 from django.contrib.auth import views as auth_views
+from django.urls import path, register_converter
 
 from games import views, views_accounts, views_daily, views_records, views_settings
 from games.converters import DayConverter, DealNumberConverter, IdConverter
@@ -68,8 +67,14 @@ auth_urlpatterns = [
     # Password reset: Django's views; ours only refuses when the site cannot send mail.
     path("accounts/password/reset/", views_accounts.PasswordResetView.as_view(), name="password_reset"),
     path("accounts/password/reset/done/", auth_views.PasswordResetDoneView.as_view(), name="password_reset_done"),
-    path("accounts/password/reset/complete/", auth_views.PasswordResetCompleteView.as_view(),
-         name="password_reset_complete"),
-    path("accounts/password/reset/<uidb64>/<token>/", auth_views.PasswordResetConfirmView.as_view(),
-         name="password_reset_confirm"),
+    path(
+        "accounts/password/reset/complete/",
+        auth_views.PasswordResetCompleteView.as_view(),
+        name="password_reset_complete",
+    ),
+    path(
+        "accounts/password/reset/<uidb64>/<token>/",
+        auth_views.PasswordResetConfirmView.as_view(),
+        name="password_reset_confirm",
+    ),
 ]

@@ -69,11 +69,19 @@ def _home(request: SiteRequest, form: NewGameForm, status: int = 200, too_many: 
     games = my_games(request.owner)[0][:10]
     today = daily.today()
     daily_games = list(owned_games(request.owner, daily=today).order_by("created_at", "pk"))
-    return render(request, "games/home.html", {
-        "form": form, "games": games, "too_many": too_many, "today": today,
-        "daily_number": daily.deal_number_of(today),
-        "daily_game": next((game for game in daily_games if game.origin == Game.Origin.DAILY), None),
-    }, status=status)
+    return render(
+        request,
+        "games/home.html",
+        {
+            "form": form,
+            "games": games,
+            "too_many": too_many,
+            "today": today,
+            "daily_number": daily.deal_number_of(today),
+            "daily_game": next((game for game in daily_games if game.origin == Game.Origin.DAILY), None),
+        },
+        status=status,
+    )
 
 
 # A start refused because the player has too many games in progress (TooManyGames) answers
@@ -121,8 +129,12 @@ def deal_start(request: SiteRequest, deal_number: int) -> HttpResponse:
     try:
         game = game_start(owner=become_guest(request), deal_number=deal_number)
     except TooManyGames as refusal:
-        return render(request, "games/deal.html", {"deal_number": deal_number, "too_many": refusal.limit},
-                      status=TOO_MANY_GAMES_STATUS)
+        return render(
+            request,
+            "games/deal.html",
+            {"deal_number": deal_number, "too_many": refusal.limit},
+            status=TOO_MANY_GAMES_STATUS,
+        )
     return redirect("games:detail", pk=game.pk)
 
 
@@ -179,7 +191,7 @@ def _table(request: SiteRequest, game: Game, note: str = "", status: int = 200) 
 
 
 def _game_page(
-    request: SiteRequest, game: Game, note: str = "", status: int = 200, welcome_back: bool = False,
+    request: SiteRequest, game: Game, note: str = "", status: int = 200, welcome_back: bool = False
 ) -> HttpResponse:
     if welcome_back and not note:
         note = break_words(game, timezone.now())
@@ -242,8 +254,14 @@ def answers_with_table(view):
 @answers_with_table
 def game_move(request: SiteRequest, pk: int) -> Game:
     data = _cleaned(MoveForm(request.POST))
-    return game_act(owner=request.owner, game_id=pk, version=data["version"], kind=engine.ActionKind.MOVE,
-                    slot=data["slot"], to=data["to"])
+    return game_act(
+        owner=request.owner,
+        game_id=pk,
+        version=data["version"],
+        kind=engine.ActionKind.MOVE,
+        slot=data["slot"],
+        to=data["to"],
+    )
 
 
 @require_POST
@@ -306,17 +324,19 @@ def break_words(game: Game, now) -> str:
     cap = settings.ADDICTION_IDLE_CAP_SECONDS
     if pause <= cap:
         return ""
-    return _("Welcome back. You were away for %(away)s; %(counted)s of it counts in this game's time "
-             "(a pause counts at most %(cap)s).") % {
-        "away": pause_words(pause), "counted": pause_words(cap), "cap": idle_cap_words(),
-    }
+    return _(
+        "Welcome back. You were away for %(away)s; %(counted)s of it counts in this game's time "
+        "(a pause counts at most %(cap)s)."
+    ) % {"away": pause_words(pause), "counted": pause_words(cap), "cap": idle_cap_words()}
 
 
 def pause_words(seconds: int) -> str:
     """A pause said for people, in its largest unit: "3 days", "5 hours", "2 minutes", "40 seconds"."""
-    for unit, words in ((86400, lambda n: ngettext("%(count)d day", "%(count)d days", n)),
-                        (3600, lambda n: ngettext("%(count)d hour", "%(count)d hours", n)),
-                        (60, lambda n: ngettext("%(count)d minute", "%(count)d minutes", n))):
+    for unit, words in (
+        (86400, lambda n: ngettext("%(count)d day", "%(count)d days", n)),
+        (3600, lambda n: ngettext("%(count)d hour", "%(count)d hours", n)),
+        (60, lambda n: ngettext("%(count)d minute", "%(count)d minutes", n)),
+    ):
         if seconds >= unit:
             return words(seconds // unit) % {"count": seconds // unit}
     return ngettext("%(count)d second", "%(count)d seconds", seconds) % {"count": seconds}

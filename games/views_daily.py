@@ -41,18 +41,23 @@ def daily_page(request: SiteRequest, day: date | None = None) -> HttpResponse:
 def _daily_page(request: SiteRequest, day: date, status: int = 200, too_many: int | None = None) -> HttpResponse:
     games = _games_of_day(request.owner, day)
     is_today = day == daily.today()
-    return render(request, "games/daily.html", {
-        "day": day,
-        "is_today": is_today,
-        "deal_number": daily.deal_number_of(day),
-        "daily_seed": daily.seed_of(day),
-        "seed_revealed": not is_today,
-        "reveal_day": day + timedelta(days=1),
-        "games": games,
-        "in_progress": next((game for game in reversed(games) if not game.is_over), None),
-        "next_is_ranked": is_today and not any(game.origin == Game.Origin.DAILY for game in games),
-        "too_many": too_many,
-    }, status=status)
+    return render(
+        request,
+        "games/daily.html",
+        {
+            "day": day,
+            "is_today": is_today,
+            "deal_number": daily.deal_number_of(day),
+            "daily_seed": daily.seed_of(day),
+            "seed_revealed": not is_today,
+            "reveal_day": day + timedelta(days=1),
+            "games": games,
+            "in_progress": next((game for game in reversed(games) if not game.is_over), None),
+            "next_is_ranked": is_today and not any(game.origin == Game.Origin.DAILY for game in games),
+            "too_many": too_many,
+        },
+        status=status,
+    )
 
 
 @require_POST
@@ -72,10 +77,17 @@ def daily_board(request: SiteRequest, day: date) -> HttpResponse:
     day = _playable(day)
     board = board_choice(request)
     page = board_page(board=board, scope=daily_scope(day), page=request.GET.get("page"))
-    return render(request, "games/leaderboard.html", {
-        "board": board, "page": page, "boards": BoardEntry.Board.choices, "daily_day": day,
-        "deal_number": daily.deal_number_of(day),
-    })
+    return render(
+        request,
+        "games/leaderboard.html",
+        {
+            "board": board,
+            "page": page,
+            "boards": BoardEntry.Board.choices,
+            "daily_day": day,
+            "deal_number": daily.deal_number_of(day),
+        },
+    )
 
 
 @require_safe
@@ -86,7 +98,8 @@ def daily_calendar(request: SiteRequest) -> HttpResponse:
     results: dict[date | None, str] = {}  # every day is a date: the query asks for a range of them
     for day, status, origin in (
         owned_games(request.owner, daily__gte=first, daily__lte=today)
-        .order_by("created_at", "pk").values_list("daily", "status", "origin")
+        .order_by("created_at", "pk")
+        .values_list("daily", "status", "origin")
     ):
         if origin == Game.Origin.DAILY or day not in results:
             results[day] = status

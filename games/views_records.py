@@ -8,15 +8,13 @@ from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_safe, require_http_methods
+from django.views.decorators.http import require_http_methods, require_safe
 
 from games import daily, engine
 from games.cards import line_words, step_words, table_slots
 from games.models import BoardEntry, Game, Player
 from games.ownership import SiteRequest, owned_games
-from games.selectors import (
-    PERIODS, board_page, chart_points, my_games_pages, on_boards, period_scope, personal_bests, profile_of,
-)
+from games.selectors import PERIODS, board_page, chart_points, my_games_pages, on_boards, period_scope, profile_of
 from games.services import ActionRefused, daily_scope, game_delete, game_verdict, game_verify, replay_states
 
 
@@ -25,7 +23,7 @@ def my_games_page(request: SiteRequest) -> HttpResponse:
     """The player's games in progress and finished ones, each list in pages of its own
     (``?playing=N``, ``?finished=N``)."""
     playing, finished = my_games_pages(
-        request.owner, playing_page=request.GET.get("playing"), finished_page=request.GET.get("finished"),
+        request.owner, playing_page=request.GET.get("playing"), finished_page=request.GET.get("finished")
     )
     return render(request, "games/my_games.html", {"playing": playing, "finished": finished})
 
@@ -46,8 +44,10 @@ def game_delete_page(request: SiteRequest, pk: int) -> HttpResponse:
             messages.warning(request, _("A finished game cannot be deleted."))
             return redirect("games:my_games")
         if given_up:
-            messages.success(request, _("The game of deal #%(number)s was given up and taken off My games.")
-                             % {"number": game.deal_number})
+            messages.success(
+                request,
+                _("The game of deal #%(number)s was given up and taken off My games.") % {"number": game.deal_number},
+            )
         else:
             messages.success(request, _("The game of deal #%(number)s was deleted.") % {"number": game.deal_number})
         return redirect("games:my_games")
@@ -69,12 +69,20 @@ def leaderboard(request: SiteRequest) -> HttpResponse:
     now = timezone.now()
     page = board_page(board=board, scope=period_scope(period, now), page=request.GET.get("page"))
     today = daily.today(now)
-    return render(request, "games/leaderboard.html", {
-        "board": board, "period": period, "page": page, "boards": BoardEntry.Board.choices,
-        "periods": [("all", _("All time")), ("week", _("This week (UTC)")), ("today", _("Today (UTC)"))],
-        "today": today, "daily_top": board_page(board=board, scope=daily_scope(today), page=1),
-        "show_deal_column": True,
-    })
+    return render(
+        request,
+        "games/leaderboard.html",
+        {
+            "board": board,
+            "period": period,
+            "page": page,
+            "boards": BoardEntry.Board.choices,
+            "periods": [("all", _("All time")), ("week", _("This week (UTC)")), ("today", _("Today (UTC)"))],
+            "today": today,
+            "daily_top": board_page(board=board, scope=daily_scope(today), page=1),
+            "show_deal_column": True,
+        },
+    )
 
 
 @require_safe
@@ -83,9 +91,11 @@ def deal_leaderboard(request: SiteRequest, deal_number: int) -> HttpResponse:
         raise Http404(_("There is no deal with that number."))
     board = board_choice(request)
     page = board_page(board=board, scope=f"deal:{deal_number}", page=request.GET.get("page"))
-    return render(request, "games/leaderboard.html", {
-        "board": board, "page": page, "boards": BoardEntry.Board.choices, "deal_number": deal_number,
-    })
+    return render(
+        request,
+        "games/leaderboard.html",
+        {"board": board, "page": page, "boards": BoardEntry.Board.choices, "deal_number": deal_number},
+    )
 
 
 @require_safe
@@ -98,10 +108,17 @@ def profile(request: SiteRequest, username: str) -> HttpResponse:
         raise Http404(_("No such player."))  # staff hid them from the boards: their page goes too
     record = profile_of(player)
     entries = on_boards(BoardEntry.objects.filter(user=player, scope="all")).order_by("board")
-    return render(request, "games/profile.html", {
-        "player": player, "record": record, "chart": chart_points(record.wins), "hidden": hidden,
-        "board_games": entries,
-    })
+    return render(
+        request,
+        "games/profile.html",
+        {
+            "player": player,
+            "record": record,
+            "chart": chart_points(record.wins),
+            "hidden": hidden,
+            "board_games": entries,
+        },
+    )
 
 
 def _finished_game(request: SiteRequest, pk: int) -> Game:
@@ -160,7 +177,13 @@ def game_replay_page(request: SiteRequest, pk: int, step: int = 0) -> HttpRespon
         row, col = move.dst if action.kind == engine.ActionKind.MOVE else move.src
         slots[row][col] = slots[row][col]._replace(moved=True)
     context = {
-        "game": game, "state": state, "slots": slots, "step": step, "last": last, "action": action, "error": error,
+        "game": game,
+        "state": state,
+        "slots": slots,
+        "step": step,
+        "last": last,
+        "action": action,
+        "error": error,
         "action_words": step_words(action.kind, action.move, state.moves, state.shuffles_left) if action else "",
         "verdict_steps": line_words(game.verdict_line),
     }

@@ -39,8 +39,8 @@ def colour_at(x: float, y: float) -> tuple[int, int, int] | None:
     if not in_rounded_rect(x, y, 14, 8, 50, 56, 4):
         return FELT
     spade = (
-        (x - 26.5) ** 2 + (y - 34) ** 2 <= 6.5 ** 2
-        or (x - 37.5) ** 2 + (y - 34) ** 2 <= 6.5 ** 2
+        (x - 26.5) ** 2 + (y - 34) ** 2 <= 6.5**2
+        or (x - 37.5) ** 2 + (y - 34) ** 2 <= 6.5**2
         or in_polygon(x, y, ((32, 15), (20.6, 31.5), (43.4, 31.5)))
         or in_polygon(x, y, ((20.6, 31.5), (43.4, 31.5), (36, 40), (28, 40)))
         or in_polygon(x, y, ((30.5, 37), (33.5, 37), (37, 48), (27, 48)))
@@ -61,15 +61,19 @@ def draw(size: int) -> bytes:
                     colour = colour_at((px + (sx + 0.5) / SAMPLES) * scale, (py + (sy + 0.5) / SAMPLES) * scale)
                     if colour:
                         r, g, b, a = r + colour[0], g + colour[1], b + colour[2], a + 1
-            row += bytes((r // a, g // a, b // a, 255 * a // SAMPLES ** 2) if a else (0, 0, 0, 0))
+            row += bytes((r // a, g // a, b // a, 255 * a // SAMPLES**2) if a else (0, 0, 0, 0))
         rows.append(bytes(row))
 
     def chunk(kind: bytes, data: bytes) -> bytes:
         return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
 
     header = struct.pack(">IIBBBBB", size, size, 8, 6, 0, 0, 0)  # 8-bit RGBA
-    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(b"".join(rows), 9))
-            + chunk(b"IEND", b""))
+    return (
+        b"\x89PNG\r\n\x1a\n"
+        + chunk(b"IHDR", header)
+        + chunk(b"IDAT", zlib.compress(b"".join(rows), 9))
+        + chunk(b"IEND", b"")
+    )
 
 
 def main() -> None:

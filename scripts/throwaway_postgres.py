@@ -19,8 +19,8 @@ import shutil
 import socket
 import subprocess
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Iterator
 
 
 def pg_bin(name: str) -> str | None:
@@ -60,9 +60,11 @@ def throwaway_postgres(database: str = "addiction", max_connections: int = 200) 
     root.chmod(0o700)
     try:
         subprocess.run(
-            _as_owner([pg_bin("initdb"), "-D", str(data), "-U", "postgres", "-A", "trust", "-E", "UTF8",
-                       "--no-instructions"]),
-            check=True, stdout=subprocess.DEVNULL,
+            _as_owner(
+                [pg_bin("initdb"), "-D", str(data), "-U", "postgres", "-A", "trust", "-E", "UTF8", "--no-instructions"]
+            ),
+            check=True,
+            stdout=subprocess.DEVNULL,
         )
         options = (
             f"-p {port} -c listen_addresses=127.0.0.1 -k {root} -c fsync=off -c synchronous_commit=off"
@@ -70,7 +72,8 @@ def throwaway_postgres(database: str = "addiction", max_connections: int = 200) 
         )
         subprocess.run(
             _as_owner([pg_bin("pg_ctl"), "-D", str(data), "-o", options, "-l", str(root / "log"), "-w", "start"]),
-            check=True, stdout=subprocess.DEVNULL,
+            check=True,
+            stdout=subprocess.DEVNULL,
         )
         try:
             createdb = pg_bin("createdb") or "createdb"
@@ -81,7 +84,8 @@ def throwaway_postgres(database: str = "addiction", max_connections: int = 200) 
         finally:
             subprocess.run(
                 _as_owner([pg_bin("pg_ctl"), "-D", str(data), "-m", "immediate", "-w", "stop"]),
-                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
             )
     finally:
         shutil.rmtree(root, ignore_errors=True)

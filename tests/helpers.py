@@ -67,10 +67,15 @@ takes the topmost 2 not yet in column 0 (2S).  Every other card is stuck in plac
 def set_layout(game: Game, text: str, *, shuffles_used: int = 0, moves: int = 0) -> Game:
     """Give ``game`` the position ``text`` (still playing, its seed kept) and save it."""
     state = game.state()
-    game.set_state(engine.GameState(
-        position=engine.Position.parse(text), seed=state.seed, deal_number=game.deal_number,
-        moves=moves, shuffles_used=shuffles_used,
-    ))
+    game.set_state(
+        engine.GameState(
+            position=engine.Position.parse(text),
+            seed=state.seed,
+            deal_number=game.deal_number,
+            moves=moves,
+            shuffles_used=shuffles_used,
+        )
+    )
     game.save()
     return game
 
@@ -99,8 +104,15 @@ def a_movable_slot(game: Game | int) -> engine.Slot:
     return Game.objects.get(pk=pk).state().position.legal_moves()[0].src
 
 
-def act(client, game: Game | int, kind: str, *, slot: engine.Slot | str | None = None,
-        version: int | str | None = None, htmx: bool = True):
+def act(
+    client,
+    game: Game | int,
+    kind: str,
+    *,
+    slot: engine.Slot | str | None = None,
+    version: int | str | None = None,
+    htmx: bool = True,
+):
     """POST one action (move, undo, shuffle, resign) to ``game`` (a Game or its id) as the
     page would: with the game's current version unless told, and a ``slot`` for a move
     (``(row, col)`` or ``"ROW-COL"``); as htmx does, or as a plain form with ``htmx=False``."""
@@ -111,8 +123,15 @@ def act(client, game: Game | int, kind: str, *, slot: engine.Slot | str | None =
     return client.post(f"/game/{pk}/{kind}/", data, headers=HTMX if htmx else {})
 
 
-def act_on_service(owner: Owner, game: Game, kind: str, slot: engine.Slot | None = None, *,
-                   version: int | None = None, now: datetime | None = None) -> Game:
+def act_on_service(
+    owner: Owner,
+    game: Game,
+    kind: str,
+    slot: engine.Slot | None = None,
+    *,
+    version: int | None = None,
+    now: datetime | None = None,
+) -> Game:
     """One action through ``services.game_act`` rather than the pages, with the game's
     current version unless told."""
     if version is None:
@@ -146,8 +165,10 @@ def statements(queries: CaptureQueriesContext) -> list[str]:
         sql = query["sql"]
         verb = sql.split()[0].upper()
         table = {
-            "SELECT": r'\bFROM\s+"?(\w+)', "UPDATE": r'^UPDATE\s+"?(\w+)',
-            "INSERT": r'^INSERT\s+INTO\s+"?(\w+)', "DELETE": r'^DELETE\s+FROM\s+"?(\w+)',
+            "SELECT": r'\bFROM\s+"?(\w+)',
+            "UPDATE": r'^UPDATE\s+"?(\w+)',
+            "INSERT": r'^INSERT\s+INTO\s+"?(\w+)',
+            "DELETE": r'^DELETE\s+FROM\s+"?(\w+)',
         }.get(verb)
         if table:
             named.append(f"{verb} {re.search(table, sql, re.I).group(1)}")
@@ -210,9 +231,11 @@ class Element:
         for any value.  ``data_slot=`` means ``data-slot``; ``class_="x"`` means that the
         element has the class x among others."""
         wanted = {name.rstrip("_").replace("_", "-"): value for name, value in attrs.items()}
-        return [element for element in self.iter()
-                if (tag is None or element.tag == tag)
-                and all(_has(element, name, value) for name, value in wanted.items())]
+        return [
+            element
+            for element in self.iter()
+            if (tag is None or element.tag == tag) and all(_has(element, name, value) for name, value in wanted.items())
+        ]
 
     def find(self, tag: str | None = None, **attrs) -> Element:
         """The one element inside that :meth:`find_all` finds; fails unless there is exactly one."""
@@ -324,7 +347,9 @@ def grid(page) -> Board:
     table = document.find(id="grid")
     slots = {
         element["data-slot"]: Cell(
-            element.get("data-card", ""), element.get("aria-label", ""), element.classes,
+            element.get("data-card", ""),
+            element.get("aria-label", ""),
+            element.classes,
             "disabled" in element.attrs or element.get("aria-disabled") == "true",
         )
         for element in table.find_all(data_slot=True)

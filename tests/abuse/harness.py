@@ -126,8 +126,12 @@ def send(client: Client, req: Req):
     if isinstance(body, dict):
         body = urlencode(body, doseq=True)
     return client.generic(
-        req.method, req.path, data=body or "", headers=headers,
-        content_type=req.content_type or "application/x-www-form-urlencoded", **req.meta,
+        req.method,
+        req.path,
+        data=body or "",
+        headers=headers,
+        content_type=req.content_type or "application/x-www-form-urlencoded",
+        **req.meta,
     )
 
 
@@ -158,8 +162,10 @@ def snapshot() -> Snapshot:
     games = {row["id"]: row for row in Game.objects.values()}
     actions = {
         game_id: (count, top)
-        for game_id, count, top in Action.objects.order_by().values("game_id")
-        .annotate(count=Count("id"), top=Max("number")).values_list("game_id", "count", "top")
+        for game_id, count, top in Action.objects.order_by()
+        .values("game_id")
+        .annotate(count=Count("id"), top=Max("number"))
+        .values_list("game_id", "count", "top")
     }
     return Snapshot(games, actions)
 
@@ -330,8 +336,14 @@ class Harness:
         for pk in new:
             row = after.games[pk]
             assert who_after.owns(row) and row["version"] == 0 and pk not in after.actions, f"{where}: new game {row}"
-        dropped = {pk for pk in gone if new and who_after.owns(before.games[pk])
-                   and before.games[pk]["version"] == 0 and before.games[pk]["status"] == engine.Status.PLAYING}
+        dropped = {
+            pk
+            for pk in gone
+            if new
+            and who_after.owns(before.games[pk])
+            and before.games[pk]["version"] == 0
+            and before.games[pk]["status"] == engine.Status.PLAYING
+        }
         unplayed = expected.delete and before.games[expected.delete]["version"] == 0
         deleted = {expected.delete} if unplayed else set()
         assert gone - dropped == deleted, f"{where}: games {sorted(gone)} gone"

@@ -54,20 +54,36 @@ UNREADABLE = {
     "boundary never in the body": lambda form: (f"{MULTIPART}; boundary=elsewhere", multipart(form)),
     "no closing boundary": lambda form: (f"{MULTIPART}; boundary=AbUsE", multipart(form).rstrip()[:-2]),
     "cut short": lambda form: (f"{MULTIPART}; boundary=AbUsE", multipart(form)[:60]),
-    "a file": lambda form: (f"{MULTIPART}; boundary=AbUsE",
-                            multipart({**form, "upload": SimpleUploadedFile("cards.txt", b"KS QS")})),
+    "a file": lambda form: (
+        f"{MULTIPART}; boundary=AbUsE",
+        multipart({**form, "upload": SimpleUploadedFile("cards.txt", b"KS QS")}),
+    ),
     "too big": lambda form: (FORM, urlencode({**form, "pad": "x" * settings.DATA_UPLOAD_MAX_MEMORY_SIZE}).encode()),
-    "too big multipart": lambda form: (f"{MULTIPART}; boundary=AbUsE",
-                                       multipart({**form, "pad": "x" * settings.DATA_UPLOAD_MAX_MEMORY_SIZE})),
+    "too big multipart": lambda form: (
+        f"{MULTIPART}; boundary=AbUsE",
+        multipart({**form, "pad": "x" * settings.DATA_UPLOAD_MAX_MEMORY_SIZE}),
+    ),
     "too many fields": lambda form: (FORM, urlencode([*form.items(), *(("f", "1") for _ in range(200))]).encode()),
 }
 
 
 def urls(game: Game) -> list[str]:
     pk = game.pk
-    return ["/", "/new/", f"/game/{pk}/", f"/game/{pk}/move/", f"/game/{pk}/resign/", f"/game/{pk}/delete/",
-            "/accounts/login/", "/accounts/signup/", "/accounts/password/", "/i18n/setlang/",
-            "/settings/mark-movable/", "/no-such-page/", "/admin/login/"]
+    return [
+        "/",
+        "/new/",
+        f"/game/{pk}/",
+        f"/game/{pk}/move/",
+        f"/game/{pk}/resign/",
+        f"/game/{pk}/delete/",
+        "/accounts/login/",
+        "/accounts/signup/",
+        "/accounts/password/",
+        "/i18n/setlang/",
+        "/settings/mark-movable/",
+        "/no-such-page/",
+        "/admin/login/",
+    ]
 
 
 @pytest.fixture
@@ -121,19 +137,31 @@ def test_an_unreadable_post_is_logged_as_one_line_without_a_traceback(player, ga
         assert "\n" not in caplog.records[0].getMessage()
 
 
-@pytest.mark.parametrize("content_type", [f"{FORM}; charset=utf-16", f"{MULTIPART}; boundary=", MULTIPART,
-                                          "text/plain; charset=latin-1", "text/plain; charset=nonsense-xyz"])
+@pytest.mark.parametrize(
+    "content_type",
+    [
+        f"{FORM}; charset=utf-16",
+        f"{MULTIPART}; boundary=",
+        MULTIPART,
+        "text/plain; charset=latin-1",
+        "text/plain; charset=nonsense-xyz",
+    ],
+)
 def test_a_get_that_declares_an_unreadable_body_is_a_400(player, content_type):
     assert_400_page(player.generic("GET", "/leaderboards/", b"x=1", content_type=content_type), content_type)
 
 
 def test_a_well_formed_post_still_plays(player, game):
     """What browsers and htmx send: a UTF-8 form, named so or not, and a whole multipart body."""
+
     def form(fields: dict) -> bytes:
         return urlencode(fields).encode()
 
-    for content_type, encode in ((FORM, form), (f"{FORM}; charset=UTF-8", form),
-                                 (f"{MULTIPART}; boundary=AbUsE", multipart)):
+    for content_type, encode in (
+        (FORM, form),
+        (f"{FORM}; charset=UTF-8", form),
+        (f"{MULTIPART}; boundary=AbUsE", multipart),
+    ):
         version = Game.objects.get(pk=game.pk).version
         response = post(player, f"/game/{game.pk}/move/", content_type, encode(move_form(game)), **HTMX)
         assert response.status_code == 200 and grid(response).version == version + 1, content_type
@@ -144,8 +172,13 @@ def test_the_largest_forms_fit_the_limits_with_room_to_spare(db):
     holds the longest address gunicorn takes (a request line of at most 4094 bytes), all
     escapes, each of which the form's encoding makes longer again."""
     email = "e" * 64 + "@" + ".".join(["d" * 59] * 3) + ".example"
-    signup = {"username": "u" * 150, "email": email, "password1": "P-" * 64, "password2": "P-" * 64,
-              "csrfmiddlewaretoken": "t" * 64}
+    signup = {
+        "username": "u" * 150,
+        "email": email,
+        "password1": "P-" * 64,
+        "password2": "P-" * 64,
+        "csrfmiddlewaretoken": "t" * 64,
+    }
     language = {"language": "nl", "next": "/" + "%F0" * 1360, "csrfmiddlewaretoken": "t" * 64}
     assert 20 * len(urlencode(signup)) < settings.DATA_UPLOAD_MAX_MEMORY_SIZE
     assert 2 * len(urlencode(language)) < settings.DATA_UPLOAD_MAX_MEMORY_SIZE
@@ -161,8 +194,14 @@ def wsgi(method: str, url: str, content_type: str, body: bytes) -> tuple[str, by
     which would end the test's transaction.
     """
     path, _mark, query = url.partition("?")
-    environ = {"REQUEST_METHOD": method, "PATH_INFO": path, "QUERY_STRING": query, "CONTENT_TYPE": content_type,
-               "CONTENT_LENGTH": str(len(body)), "wsgi.input": io.BytesIO(body)}
+    environ = {
+        "REQUEST_METHOD": method,
+        "PATH_INFO": path,
+        "QUERY_STRING": query,
+        "CONTENT_TYPE": content_type,
+        "CONTENT_LENGTH": str(len(body)),
+        "wsgi.input": io.BytesIO(body),
+    }
     setup_testing_defaults(environ)
     answer = []
     request_started.disconnect(close_old_connections)
@@ -177,15 +216,18 @@ def wsgi(method: str, url: str, content_type: str, body: bytes) -> tuple[str, by
     return answer[0], page
 
 
-@pytest.mark.parametrize(("method", "url", "content_type"), [
-    ("POST", "/accounts/login/", "text/plain; a*=nonsense''x"),  # ValueError: an RFC 2231 charset unknown
-    ("POST", "/accounts/login/", f"{MULTIPART}; boundary*=nonsense''x"),
-    ("POST", "/accounts/login/", f"{FORM}; charset*=nonsense''utf-8"),
-    ("POST", "/accounts/login/", f"{FORM}; charset=utf-8\x00"),  # ValueError: a NUL in the codec's name
-    ("GET", "/leaderboards/?board=time", "text/plain; charset=base64"),  # LookupError on the query
-    ("GET", "/leaderboards/?board=time", "text/plain; charset=punycode"),  # UnicodeError on the query
-    ("HEAD", "/?a=%FF", "text/plain; charset=undefined"),
-])
+@pytest.mark.parametrize(
+    ("method", "url", "content_type"),
+    [
+        ("POST", "/accounts/login/", "text/plain; a*=nonsense''x"),  # ValueError: an RFC 2231 charset unknown
+        ("POST", "/accounts/login/", f"{MULTIPART}; boundary*=nonsense''x"),
+        ("POST", "/accounts/login/", f"{FORM}; charset*=nonsense''utf-8"),
+        ("POST", "/accounts/login/", f"{FORM}; charset=utf-8\x00"),  # ValueError: a NUL in the codec's name
+        ("GET", "/leaderboards/?board=time", "text/plain; charset=base64"),  # LookupError on the query
+        ("GET", "/leaderboards/?board=time", "text/plain; charset=punycode"),  # UnicodeError on the query
+        ("HEAD", "/?a=%FF", "text/plain; charset=undefined"),
+    ],
+)
 def test_a_content_type_django_cannot_build_a_request_from_is_the_400_page(db, method, url, content_type):
     """Django raised these while it built the request, before any middleware: a bare 500."""
     status, page = wsgi(method, url, content_type, b"username=a&password=b")

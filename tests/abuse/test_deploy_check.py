@@ -22,12 +22,11 @@ PRODUCTION = {"DJANGO_ALLOWED_HOSTS": "play.example.org"}
 def manage(tmp_path: Path, *args: str, **env: str) -> subprocess.CompletedProcess:
     """Run ``manage.py *args`` with only the project's variables given here (none inherited)."""
     clean = {
-        key: value for key, value in os.environ.items()
-        if not key.startswith(("DJANGO_", "ADDICTION_", "DATABASE_URL"))
+        key: value for key, value in os.environ.items() if not key.startswith(("DJANGO_", "ADDICTION_", "DATABASE_URL"))
     }
     clean.update(DJANGO_SETTINGS_MODULE="addiction_site.settings", ADDICTION_DATA_DIR=str(tmp_path), **env)
     return subprocess.run(
-        [sys.executable, "manage.py", *args], cwd=ROOT, env=clean, capture_output=True, text=True, timeout=120,
+        [sys.executable, "manage.py", *args], cwd=ROOT, env=clean, capture_output=True, text=True, timeout=120
     )
 
 
@@ -36,19 +35,24 @@ def a_secret_key() -> str:
 
 
 def test_production_settings_pass_the_deploy_check(tmp_path):
-    result = manage(tmp_path, "check", "--deploy", "--fail-level", "WARNING",
-                    DJANGO_SECRET_KEY=a_secret_key(), **PRODUCTION)
+    result = manage(
+        tmp_path, "check", "--deploy", "--fail-level", "WARNING", DJANGO_SECRET_KEY=a_secret_key(), **PRODUCTION
+    )
     output = result.stdout + result.stderr
     assert result.returncode == 0, output
     assert "System check identified no issues" in result.stdout, output
     assert "WARNING" not in output and "security.W" not in output, output
 
 
-@pytest.mark.parametrize(("env", "warning"), [
-    ({"DJANGO_SECRET_KEY": "short-and-guessable"}, "security.W009"),
-    ({"DJANGO_SECRET_KEY": a_secret_key(), "DJANGO_SECURE_SSL_REDIRECT": "0"}, "security.W008"),
-    ({"DJANGO_SECRET_KEY": a_secret_key(), "DJANGO_HSTS_SECONDS": "0"}, "security.W004"),
-], ids=["weak-secret", "no-https-redirect", "no-hsts"])
+@pytest.mark.parametrize(
+    ("env", "warning"),
+    [
+        ({"DJANGO_SECRET_KEY": "short-and-guessable"}, "security.W009"),
+        ({"DJANGO_SECRET_KEY": a_secret_key(), "DJANGO_SECURE_SSL_REDIRECT": "0"}, "security.W008"),
+        ({"DJANGO_SECRET_KEY": a_secret_key(), "DJANGO_HSTS_SECONDS": "0"}, "security.W004"),
+    ],
+    ids=["weak-secret", "no-https-redirect", "no-hsts"],
+)
 def test_the_deploy_check_catches_weakened_settings(tmp_path, env, warning):
     """The check above can fail: weakening one setting by environment is reported."""
     result = manage(tmp_path, "check", "--deploy", "--fail-level", "WARNING", **PRODUCTION, **env)

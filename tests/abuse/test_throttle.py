@@ -160,8 +160,11 @@ def test_an_overlong_user_name_is_recorded_cut_to_its_column(client):
 
 def spray(client: Client, names: list[str], rounds: int, address: str = HOME) -> list[int]:
     """Guess at each name in turn, ``rounds`` times over: never 5 at one name."""
-    return [log_in(client, f"guess {n}", username=name, address=address).status_code
-            for n in range(rounds) for name in names]
+    return [
+        log_in(client, f"guess {n}", username=name, address=address).status_code
+        for n in range(rounds)
+        for name in names
+    ]
 
 
 NAMES = ["pat"] + [f"player{n}" for n in range(29)]
@@ -216,8 +219,9 @@ def test_a_pair_lock_keeps_its_own_words(client, pat):
 
 
 def sign_up(client: Client, username: str, address: str = HOME):
-    return client.post("/accounts/signup/", {"username": username, "password1": PASSWORD, "password2": PASSWORD},
-                       REMOTE_ADDR=address)
+    return client.post(
+        "/accounts/signup/", {"username": username, "password1": PASSWORD, "password2": PASSWORD}, REMOTE_ADDR=address
+    )
 
 
 def test_the_eleventh_sign_up_from_an_address_in_an_hour_is_refused(clock):
@@ -253,7 +257,8 @@ def test_only_accounts_created_count(client):
     for _ in range(20):
         assert client.get("/accounts/signup/", REMOTE_ADDR=HOME).status_code == 200
     for n in range(20):  # refused by the form: the passwords differ
-        response = client.post("/accounts/signup/", {"username": f"new{n}", "password1": PASSWORD, "password2": "x"},
-                               REMOTE_ADDR=HOME)
+        response = client.post(
+            "/accounts/signup/", {"username": f"new{n}", "password1": PASSWORD, "password2": "x"}, REMOTE_ADDR=HOME
+        )
         assert response.status_code == 400
     assert sign_up(Client(), "counted").status_code == 302

@@ -52,7 +52,9 @@ def test_two_players_play_the_daily_and_both_stand_on_its_board(live_server, bro
 
     games = [play_the_daily(browser, live_server, name, win.actions) for name in ("ada", "bob")]
     assert list(Game.objects.filter(pk__in=games).values_list("origin", "daily", "ranked")) == [
-        ("daily", today, True), ("daily", today, True)]
+        ("daily", today, True),
+        ("daily", today, True),
+    ]
 
     page = browser.new_page()
     page.goto(f"{live_server.url}/daily/{today.isoformat()}/leaderboard/")

@@ -9,12 +9,10 @@ from __future__ import annotations
 
 import re
 
+from django.utils import translation
 from playwright.sync_api import Page, expect
 
-from django.utils import translation
-
-from games import engine
-from games import cards
+from games import cards, engine
 from tests.browser.test_play import DEAL, first_move_to_a_gap, slot, slot_name, start
 
 
@@ -104,7 +102,8 @@ def test_every_action_is_said_and_the_focus_stays_in_the_game(live_server, page:
     # A refusal is said too, and two refusals in a row are both said (the region changes).
     position = engine.deal(DEAL)  # any card that cannot move after the shuffle
     stuck = page.eval_on_selector_all(
-        "#grid .slot.card:not(.movable):not(.locked)", "slots => slots.map(s => s.dataset.slot)")[0]
+        "#grid .slot.card:not(.movable):not(.locked)", "slots => slots.map(s => s.dataset.slot)"
+    )[0]
     slot(page, stuck).focus()
     page.keyboard.press("Enter")
     expect(said).to_have_text(re.compile("That card cannot move."))
@@ -132,7 +131,9 @@ def focus_on_steps(page: Page, rel: str | None = None) -> None:
     moves there when htmx has settled the step, a moment after the step shows."""
     page.wait_for_function(
         """rel => { const el = document.activeElement;
-                    return el.closest('#replay .replay-steps') !== null && (!rel || el.rel === rel); }""", arg=rel)
+                    return el.closest('#replay .replay-steps') !== null && (!rel || el.rel === rel); }""",
+        arg=rel,
+    )
 
 
 def test_the_replay_steps_with_the_arrow_keys(live_server, page: Page):

@@ -18,12 +18,10 @@ COUNT_TRANSITIONS = """
 """
 
 
-@pytest.mark.parametrize(("device", "chosen", "slides"), [
-    ("no-preference", None, True),
-    ("reduce", None, False),
-    ("reduce", "on", True),
-    ("no-preference", "off", False),
-])
+@pytest.mark.parametrize(
+    ("device", "chosen", "slides"),
+    [("no-preference", None, True), ("reduce", None, False), ("reduce", "on", True), ("no-preference", "off", False)],
+)
 def test_cards_slide_unless_motion_is_reduced(live_server, browser: Browser, db, device, chosen, slides):
     context = browser.new_context(reduced_motion=device)
     try:
@@ -32,7 +30,8 @@ def test_cards_slide_unless_motion_is_reduced(live_server, browser: Browser, db,
         page = context.new_page()
         start(page, live_server)
         names = page.eval_on_selector_all(
-            "#grid .slot.card", "slots => slots.map(s => getComputedStyle(s).viewTransitionName)")
+            "#grid .slot.card", "slots => slots.map(s => getComputedStyle(s).viewTransitionName)"
+        )
         assert len(names) == 48 and len(set(names)) == 48 and all(name.startswith("card-") for name in names)
 
         page.evaluate(COUNT_TRANSITIONS)

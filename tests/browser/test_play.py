@@ -30,9 +30,7 @@ def slot_name(slot: engine.Slot) -> str:
 
 def cards_of(position: engine.Position) -> dict[str, str]:
     """The ``data-card`` of every slot that the grid should show for ``position``."""
-    return {
-        f"{r}-{c}": token or "" for r, row in enumerate(position.rows()) for c, token in enumerate(row)
-    }
+    return {f"{r}-{c}": token or "" for r, row in enumerate(position.rows()) for c, token in enumerate(row)}
 
 
 def table(page: Page) -> dict[str, str]:
@@ -100,7 +98,9 @@ def test_click_moves_fill_refuse_undo_shuffle_and_survive_a_reload(live_server, 
     # A card that cannot move: a note, and nothing changes.
     movable = {m.src for m in after_gap.legal_moves()}
     stuck = next(
-        (r, c) for r, row in enumerate(after_gap.rows()) for c, token in enumerate(row)
+        (r, c)
+        for r, row in enumerate(after_gap.rows())
+        for c, token in enumerate(row)
         if token and (r, c) not in movable and (r, c) not in after_gap.locked()
     )
     before = counters(page)
@@ -255,8 +255,7 @@ def test_give_up_then_play_the_same_deal_again(live_server, page: Page, opening)
     expect(page.locator("header.site-header")).to_be_visible()
 
 
-def test_at_the_limit_of_games_in_progress_new_game_says_why_it_starts_none(live_server, page: Page, opening,
-                                                                             settings):
+def test_at_the_limit_of_games_in_progress_new_game_says_why_it_starts_none(live_server, page: Page, opening, settings):
     settings.ADDICTION_MAX_GAMES_IN_PROGRESS = 1
     game_id = start(page, live_server)
     move = first_move_to_a_gap(opening)

@@ -50,8 +50,9 @@ def given_up(user, deal_number: int) -> Game:
 def won(user, deal_number: int) -> Game:
     """A game of ``deal_number`` won by its last move (not ranked: its table was set)."""
     game = set_layout(playing(user, deal_number), ONE_MOVE_FROM_WIN, moves=80)
-    return game_act(owner=user_owner(user), game_id=game.pk, version=game.version, kind=engine.ActionKind.MOVE,
-                    slot=(0, 12))
+    return game_act(
+        owner=user_owner(user), game_id=game.pk, version=game.version, kind=engine.ActionKind.MOVE, slot=(0, 12)
+    )
 
 
 def box(page: Page, selector: str) -> dict:
@@ -63,9 +64,15 @@ def test_no_page_scrolls_sideways_on_a_phone(live_server, browser: Browser, ada)
     finished = given_up(ada, LONGEST - 1)
     recorded_win(user_owner(ada), quick_win(), finished_at=timezone.now() - timedelta(hours=1))
     pages = {
-        "home": "/", "game": f"/game/{in_progress.pk}/", "finished game": f"/game/{finished.pk}/",
-        "my games": "/my-games/", "leaderboards": "/leaderboards/", "a deal's board": f"/deal/{LONGEST}/leaderboard/",
-        "profile": "/players/ada/", "verify": f"/game/{finished.pk}/verify/", "replay": f"/game/{finished.pk}/replay/",
+        "home": "/",
+        "game": f"/game/{in_progress.pk}/",
+        "finished game": f"/game/{finished.pk}/",
+        "my games": "/my-games/",
+        "leaderboards": "/leaderboards/",
+        "a deal's board": f"/deal/{LONGEST}/leaderboard/",
+        "profile": "/players/ada/",
+        "verify": f"/game/{finished.pk}/verify/",
+        "replay": f"/game/{finished.pk}/replay/",
         "rules": "/how-to-play/",
     }
     context = browser.new_context(viewport={"width": 390, "height": 844})
@@ -106,7 +113,8 @@ def test_upright_the_board_takes_the_width_and_touch_controls_are_44px(live_serv
         assert rank >= 14, f"the rank is drawn in {rank}px type"
 
         controls = page.locator(
-            "#status button:visible, .site-header button, .site-header select, .site-header a, .game-footer button")
+            "#status button:visible, .site-header button, .site-header select, .site-header a, .game-footer button"
+        )
         assert controls.count() >= 10
         small = {}
         for index in range(controls.count()):
@@ -154,8 +162,12 @@ def test_a_note_does_not_move_the_board(live_server, browser: Browser, ada, size
     game = playing(ada, 1)
     position = game.state().position
     movable = {move.src for move in position.legal_moves()}
-    stuck = next((r, c) for r, row in enumerate(position.rows()) for c, token in enumerate(row)
-                 if token and (r, c) not in movable and (r, c) not in position.locked())
+    stuck = next(
+        (r, c)
+        for r, row in enumerate(position.rows())
+        for c, token in enumerate(row)
+        if token and (r, c) not in movable and (r, c) not in position.locked()
+    )
     context = browser.new_context(viewport={"width": size[0], "height": size[1]})
     try:
         page = context.new_page()

@@ -1,7 +1,7 @@
 """Two wins of one player entering the boards at the same moment (PostgreSQL, real threads)."""
 
 import threading
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 import pytest
 from django.contrib.auth.models import User
@@ -13,7 +13,7 @@ from tests.web.winning import quick_win, recorded_win, user_owner
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 
-START = datetime(2026, 11, 25, 12, 0, tzinfo=timezone.utc)
+START = datetime(2026, 11, 25, 12, 0, tzinfo=UTC)
 
 
 def test_simultaneous_wins_keep_the_best_and_never_fail():

@@ -12,9 +12,9 @@ from __future__ import annotations
 import random
 import threading
 import traceback
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from io import StringIO
-from typing import Callable
 
 import pytest
 from django.conf import settings
@@ -293,9 +293,15 @@ def sqlite_file_db(tmp_path, monkeypatch, django_db_blocker):
     """
     file_settings = {
         **connections.settings["default"],
-        "ENGINE": "django.db.backends.sqlite3", "NAME": str(tmp_path / "race.sqlite3"),
-        "OPTIONS": dict(settings.SQLITE_OPTIONS), "USER": "", "PASSWORD": "", "HOST": "", "PORT": "",
-        "CONN_MAX_AGE": 0, "CONN_HEALTH_CHECKS": False,
+        "ENGINE": "django.db.backends.sqlite3",
+        "NAME": str(tmp_path / "race.sqlite3"),
+        "OPTIONS": dict(settings.SQLITE_OPTIONS),
+        "USER": "",
+        "PASSWORD": "",
+        "HOST": "",
+        "PORT": "",
+        "CONN_MAX_AGE": 0,
+        "CONN_HEALTH_CHECKS": False,
     }
     monkeypatch.setitem(connections.settings, "default", file_settings)
     with django_db_blocker.unblock():

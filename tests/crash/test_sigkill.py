@@ -60,9 +60,23 @@ class Server:
     def start(self) -> None:
         with self.log.open("a") as log:
             self.process = subprocess.Popen(
-                [sys.executable, "-m", "gunicorn", "addiction_site.wsgi", "-b", f"127.0.0.1:{self.port}",
-                 "-w", "2", "--timeout", "30"],
-                cwd=ROOT, env=self.env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
+                [
+                    sys.executable,
+                    "-m",
+                    "gunicorn",
+                    "addiction_site.wsgi",
+                    "-b",
+                    f"127.0.0.1:{self.port}",
+                    "-w",
+                    "2",
+                    "--timeout",
+                    "30",
+                ],
+                cwd=ROOT,
+                env=self.env,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,
             )
         self.starts += 1
         deadline = time.monotonic() + BOOT_TIMEOUT
@@ -220,7 +234,7 @@ class Player(threading.Thread):
             kind = "resign"
         sent = self.board.version
         status, _headers, text = self.browser.request(
-            "POST", f"/game/{self.game_id}/{kind}/", body, {**HTMX, "X-CSRFToken": self.csrf},
+            "POST", f"/game/{self.game_id}/{kind}/", body, {**HTMX, "X-CSRFToken": self.csrf}
         )
         if status not in (200, 409, 422):
             return self.unexpected(f"POST {kind} answered {status}: {text[:300]}")
@@ -282,13 +296,24 @@ def database(request, tmp_path):
     made = sqlite_database(tmp_path) if request.param == "sqlite" else postgres_database()
     extra, read = next(made)
     env = {name: value for name, value in os.environ.items() if name not in ("DATABASE_URL", "DJANGO_DEBUG")}
-    env.update({
-        "DJANGO_SETTINGS_MODULE": "tests.settings", "PYTHONPATH": str(ROOT), "ADDICTION_DATA_DIR": str(tmp_path),
-        "DJANGO_LOG_LEVEL": "ERROR", **extra,
-    })
+    env.update(
+        {
+            "DJANGO_SETTINGS_MODULE": "tests.settings",
+            "PYTHONPATH": str(ROOT),
+            "ADDICTION_DATA_DIR": str(tmp_path),
+            "DJANGO_LOG_LEVEL": "ERROR",
+            **extra,
+        }
+    )
     try:
-        migrate = subprocess.run([sys.executable, "manage.py", "migrate", "--noinput"], cwd=ROOT, env=env,
-                                 capture_output=True, text=True, timeout=120)
+        migrate = subprocess.run(
+            [sys.executable, "manage.py", "migrate", "--noinput"],
+            cwd=ROOT,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
         assert migrate.returncode == 0, migrate.stdout + migrate.stderr
         yield env, read
     finally:
@@ -335,15 +360,16 @@ def test_acknowledged_moves_survive_sigkill(database, tmp_path):
     assert len(tally.acks) >= 20, "too little load to prove anything"
     assert tally.down + tally.cut >= 1, "no request ever met a dead server"
 
-    verify = subprocess.run([sys.executable, "manage.py", "verify_games"], cwd=ROOT, env=env,
-                            capture_output=True, text=True, timeout=60)
+    verify = subprocess.run(
+        [sys.executable, "manage.py", "verify_games"], cwd=ROOT, env=env, capture_output=True, text=True, timeout=60
+    )
     assert verify.returncode == 0, verify.stdout + verify.stderr
     assert verify.stdout.rstrip().endswith(", 0 differ"), verify.stdout
 
     versions = dict(read("SELECT id, version FROM games_game"))
     stored: dict[tuple[int, int], tuple[str, str]] = {
-        (game, number): (kind, move) for game, number, kind, move in read(
-            "SELECT game_id, number, kind, move FROM games_action")
+        (game, number): (kind, move)
+        for game, number, kind, move in read("SELECT game_id, number, kind, move FROM games_action")
     }
     for game, version in versions.items():
         numbers = sorted(number for (of, number) in stored if of == game)
@@ -356,7 +382,9 @@ def test_acknowledged_moves_survive_sigkill(database, tmp_path):
     for game in {ack.game for ack in tally.acks}:
         acknowledged = sum(ack.game == game for ack in tally.acks)
         assert acknowledged <= versions[game]
-    print(f"\n{len(tally.acks)} acknowledged, {sum(versions.values()) - len(tally.acks)} stored without an "
-          f"answer, {tally.refused} refused (409/422), {tally.cut} cut mid-request, {tally.down} refused "
-          f"connections, {server.starts} server starts, {time.monotonic() - started:.1f} s")
+    print(
+        f"\n{len(tally.acks)} acknowledged, {sum(versions.values()) - len(tally.acks)} stored without an "
+        f"answer, {tally.refused} refused (409/422), {tally.cut} cut mid-request, {tally.down} refused "
+        f"connections, {server.starts} server starts, {time.monotonic() - started:.1f} s"
+    )
     assert len({(ack.game, ack.number) for ack in tally.acks}) == len(tally.acks), "an action acknowledged twice"

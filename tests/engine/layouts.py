@@ -69,11 +69,13 @@ ALL_48_CARDS = sorted(rank + suit for suit in "SHDC" for rank in RANKS_ON_TABLE)
 ONE_FIT = won_except({0: "2S 3S 4S 5S 6S -- 8S 9S TS JS QS KS 7S"})
 
 # gap (0,4) takes 6S; gap (0,5) is right of a gap: dead, though 7S would follow 6S.
-GAP_AFTER_GAP = won_except({
-    0: "2S 3S 4S 5S -- -- 8S 9S TS JS QS KS --",
-    1: "2H 3H 4H 5H 6H 7H 8H 9H TH JH QH KH 6S",
-    2: "2D 3D 4D 5D 6D 7D 8D 9D TD JD QD KD 7S",
-})
+GAP_AFTER_GAP = won_except(
+    {
+        0: "2S 3S 4S 5S -- -- 8S 9S TS JS QS KS --",
+        1: "2H 3H 4H 5H 6H 7H 8H 9H TH JH QH KH 6S",
+        2: "2D 3D 4D 5D 6D 7D 8D 9D TD JD QD KD 7S",
+    }
+)
 
 # the column-0 gap takes any 2, also 2S, 2D, 2C that stand in column 0 already.
 COLUMN_0_GAP = won_except({1: "-- 3H 4H 5H 6H 7H 8H 9H TH JH QH KH 2H"})
@@ -84,7 +86,4 @@ NEAR_WON = won_except({0: "2S 3S 4S 5S 6S 7S 8S 9S TS JS QS -- KS"})
 # every gap in column 12, right of a King, yet not won: stuck.  Only (0,11) (0,12) (1,11)
 # (1,12) (2,12) (3,12) are unlocked, so a shuffle puts KS and KH into two of those six
 # slots: sometimes won, sometimes stuck again, mostly not.
-KINGS_SWAPPED = won_except({
-    0: "2S 3S 4S 5S 6S 7S 8S 9S TS JS QS KH --",
-    1: "2H 3H 4H 5H 6H 7H 8H 9H TH JH QH KS --",
-})
+KINGS_SWAPPED = won_except({0: "2S 3S 4S 5S 6S 7S 8S 9S TS JS QS KH --", 1: "2H 3H 4H 5H 6H 7H 8H 9H TH JH QH KS --"})

@@ -46,7 +46,7 @@ DECK = [rank + suit for suit in "SHDC" for rank in "A23456789TJQK"]
 
 
 def ref_text(tokens):
-    return " / ".join(" ".join(tokens[r * 13:(r + 1) * 13]) for r in range(4))
+    return " / ".join(" ".join(tokens[r * 13 : (r + 1) * 13]) for r in range(4))
 
 
 def ref_deal(number):
@@ -89,6 +89,7 @@ def ref_shuffle(text, seed):
 
 
 # --------------------------------------------------------------------------- SplitMix64
+
 
 def test_splitmix64_seed_0_gives_the_published_outputs():
     rng = SplitMix64(0)
@@ -165,6 +166,7 @@ def test_below_rejection_limit_exactly(n, outputs, expected, draws):
 
 # --------------------------------------------------------------------------- Fisher-Yates
 
+
 @pytest.mark.parametrize("length", [0, 1, 2, 3, 13, 52, 100])
 @pytest.mark.parametrize("seed", [0, 1, 7, 2**63 - 1])
 def test_fisher_yates_is_exactly_repeated_below(length, seed):
@@ -195,13 +197,13 @@ def test_fisher_yates_agrees_with_the_reference(seed):
 
 PINNED_DEALS = {
     1: "7H 9S 4H 8D 8H 5C JH 6H 9C JS 5H KH 3S / 2H JD 5D 7D 4D 2S -- 6C KS KD TD TC JC / "
-       "TH 8C QS 4C 6S 7S -- 5S -- KC 6D QC QD / QH 9H 3H 3C -- 4S 2D 8S TS 3D 2C 9D 7C",
+    "TH 8C QS 4C 6S 7S -- 5S -- KC 6D QC QD / QH 9H 3H 3C -- 4S 2D 8S TS 3D 2C 9D 7C",
     2: "QD 3C 4S 5D 7D 2H KD TH -- 6S 7C 3S QS / 7H 6D JD TS 9C JH 8S 4H 5C 2C 4D -- QH / "
-       "6C 8D 3D 9H 6H JC -- 5S JS -- KS 2D 7S / 4C 9S TD 5H TC QC KC 8C KH 3H 2S 8H 9D",
+    "6C 8D 3D 9H 6H JC -- 5S JS -- KS 2D 7S / 4C 9S TD 5H TC QC KC 8C KH 3H 2S 8H 9D",
     12345: "6D 9D 6C 9C -- TS KH 8C 7H TH 2H 5S 8H / 3H QH 7C 8S 3S 9S 9H 4S 4H JS QC TC 3C / "
-           "-- JH 8D 5H JC 4C TD KC -- 3D 7S 6H -- / KS QD 4D 2S 5C KD 5D QS 2D 7D 6S JD 2C",
+    "-- JH 8D 5H JC 4C TD KC -- 3D 7S 6H -- / KS QD 4D 2S 5C KD 5D QS 2D 7D 6S JD 2C",
     2**63 - 1: "5S JS 8D -- TH 9D 2S TS 8C QD 3D 3S TC / QS 8H -- 2H 7H 7D JC KD 3H 9C QH KS JD / "
-               "7S 5H 6H 9H -- 6C 6S 2C 4C 9S 5C 6D TD / 4H -- 7C 8S KH 3C 4D JH 2D 4S QC 5D KC",
+    "7S 5H 6H 9H -- 6C 6S 2C 4C 9S 5C 6D TD / 4H -- 7C 8S KH 3C 4D JH 2D 4S QC 5D KC",
 }
 
 
@@ -325,6 +327,7 @@ def test_shuffle_of_a_won_position_keeps_it_won():
 
 
 # --------------------------------------------------------------------------- shuffle seeds
+
 
 @pytest.mark.parametrize("game_seed", [0, 1, 42, 2**63 - 1, 2**64 + 5, 10**40])
 @pytest.mark.parametrize("index", [0, 1, 2])

@@ -4,7 +4,16 @@ and ``GameState.act``, the one entry point of live play, replay and verification
 import pytest
 
 from games.engine import (
-    MAX_ACTIONS, ActionKind, GameState, IllegalAction, IllegalMove, Move, Position, Refusal, Status, deal,
+    MAX_ACTIONS,
+    ActionKind,
+    GameState,
+    IllegalAction,
+    IllegalMove,
+    Move,
+    Position,
+    Refusal,
+    Status,
+    deal,
     shuffle_seed,
 )
 from tests.engine.layouts import COLUMN_0_GAP, GAP_AFTER_GAP, KINGS_SWAPPED, NEAR_WON, ONE_FIT, won_except
@@ -20,10 +29,9 @@ DEAL_1_6S = Move("6S", (2, 4), (2, 8))
 DEAL_1_4C = Move("4C", (2, 3), (3, 4))
 
 # The one move, 7S into (0,5), leaves every gap right of a King: stuck.
-ONE_MOVE_FROM_STUCK = won_except({
-    0: "2S 3S 4S 5S 6S -- 8S 9S TS JS QS KH 7S",
-    1: "2H 3H 4H 5H 6H 7H 8H 9H TH JH QH KS --",
-})
+ONE_MOVE_FROM_STUCK = won_except(
+    {0: "2S 3S 4S 5S 6S -- 8S 9S TS JS QS KH 7S", 1: "2H 3H 4H 5H 6H 7H 8H 9H TH JH QH KS --"}
+)
 INTO_THE_STUCK = Move("7S", (0, 12), (0, 5))
 
 
@@ -51,6 +59,7 @@ def test_start_refuses_a_bad_deal_number(number):
 
 
 # --------------------------------------------------------------------------- moves and undo
+
 
 def test_every_card_moved_counts_one():
     g = start()
@@ -148,6 +157,7 @@ def test_a_shuffle_is_not_a_move_and_cannot_be_undone():
 
 # --------------------------------------------------------------------------- shuffles
 
+
 @pytest.mark.parametrize("seed", [0, 42, 2**64 - 1, 123456789012345678901234567890])
 def test_shuffles_use_the_games_seed_with_index_0_1_2(seed):
     g = start(7, seed)
@@ -201,6 +211,7 @@ def test_a_fourth_shuffle_is_refused():
 
 # --------------------------------------------------------------------------- the end of the game
 
+
 def test_a_win_ends_the_game_won():
     g = GameState(NEAR_WON, seed=5)
     assert g.status is Status.PLAYING
@@ -248,10 +259,7 @@ def _seed_for_last_shuffle(want):
     pytest.fail(f"no seed gives a {want} position")
 
 
-@pytest.mark.parametrize(
-    "want, status",
-    [("stuck", Status.LOST), ("won", Status.WON), ("playable", Status.PLAYING)],
-)
+@pytest.mark.parametrize("want, status", [("stuck", Status.LOST), ("won", Status.WON), ("playable", Status.PLAYING)])
 def test_the_last_shuffle_may_end_the_game(want, status):
     seed, after = _seed_for_last_shuffle(want)
     g = GameState(KINGS_SWAPPED, seed=seed, shuffles_used=2).shuffle()
@@ -385,6 +393,7 @@ def test_a_move_needs_the_slot_clicked_or_the_move():
 
 # --------------------------------------------------------------------------- every reason for a refusal
 
+
 def _move(position: Position, move: Move):
     return lambda: GameState(position, seed=5).act(ActionKind.MOVE, move=move)
 
@@ -460,8 +469,11 @@ def test_a_move_may_name_its_gap_and_is_checked_like_any_other():
     g = start()
     g2, move = g.act(ActionKind.MOVE, slot=DEAL_1_3S.src, to=DEAL_1_3S.dst)
     assert move == DEAL_1_3S and g2.position == g.position.play(DEAL_1_3S)
-    for slot, to, reason in [((0, 12), (2, 6), Refusal.DOES_NOT_FOLLOW), ((1, 6), (2, 6), Refusal.CANNOT_MOVE),
-                             ((0, 12), (0, 0), Refusal.NOT_A_GAP)]:
+    for slot, to, reason in [
+        ((0, 12), (2, 6), Refusal.DOES_NOT_FOLLOW),
+        ((1, 6), (2, 6), Refusal.CANNOT_MOVE),
+        ((0, 12), (0, 0), Refusal.NOT_A_GAP),
+    ]:
         with pytest.raises(IllegalAction) as refused:
             g.act(ActionKind.MOVE, slot=slot, to=to)
         assert refused.value.reason is reason, (slot, to)

@@ -14,8 +14,10 @@ DEAL_1 = (
 CANONICAL_TEXTS = [
     pytest.param(WON_TEXT, id="won"),
     pytest.param(notation(won_rows("CDHS")), id="won-other-suit-order"),
-    pytest.param(notation(rows_with(((0, 0), (0, 12)), ((1, 0), (1, 12)), ((2, 0), (2, 12)), ((3, 0), (3, 12)))),
-                 id="gaps-in-column-0"),
+    pytest.param(
+        notation(rows_with(((0, 0), (0, 12)), ((1, 0), (1, 12)), ((2, 0), (2, 12)), ((3, 0), (3, 12)))),
+        id="gaps-in-column-0",
+    ),
     pytest.param(DEAL_1, id="deal-1"),
 ]
 
@@ -91,12 +93,12 @@ BAD_POSITIONS = [
         _row_with(WON_TEXT, 2, "2D 3D 4D 5D 6D 7D 8D 9D TD JD QD KD".split()), ["row 2", "12"], id="row-2-has-12"
     ),
     pytest.param(
-        _row_with(WON_TEXT, 1, "2H 3H 4H 5H 6H 7H 8H 9H TH JH QH KH -- --".split()), ["row 1", "14"],
-        id="row-1-has-14",
+        _row_with(WON_TEXT, 1, "2H 3H 4H 5H 6H 7H 8H 9H TH JH QH KH -- --".split()), ["row 1", "14"], id="row-1-has-14"
     ),
     pytest.param(
         _row_with(WON_TEXT, 0, "2S 3S 4S 5S 6S 7S 8S 9S TS JS QS KS --".split()[:12] + ["--", "--"]),
-        ["row 0", "14"], id="row-0-has-14",
+        ["row 0", "14"],
+        id="row-0-has-14",
     ),
     pytest.param(_replace_slot(WON_TEXT, 1, 4, "XX"), ["row 1", "column 4", "unknown", "xx"], id="unknown-XX"),
     pytest.param(_replace_slot(WON_TEXT, 3, 9, "10C"), ["row 3", "column 9", "unknown", "10c"], id="unknown-10C"),
@@ -108,9 +110,7 @@ BAD_POSITIONS = [
     pytest.param(_replace_slot(WON_TEXT, 2, 12, "AH"), ["ace", "ah", "row 2", "column 12"], id="ace-AH"),
     pytest.param(_replace_slot(WON_TEXT, 0, 12, "as"), ["ace", "as", "row 0", "column 12"], id="ace-lower"),
     pytest.param(_replace_slot(WON_TEXT, 0, 3, "--"), ["4 gaps", "5"], id="five-gaps"),
-    pytest.param(
-        _replace_slot(_replace_slot(WON_TEXT, 0, 3, "--"), 3, 3, "--"), ["4 gaps", "6"], id="six-gaps"
-    ),
+    pytest.param(_replace_slot(_replace_slot(WON_TEXT, 0, 3, "--"), 3, 3, "--"), ["4 gaps", "6"], id="six-gaps"),
 ]
 
 
@@ -205,8 +205,14 @@ def test_bad_move_text_is_refused(text):
 
 @pytest.mark.parametrize(
     "card, src, dst",
-    [("AS", (0, 0), (0, 1)), ("XX", (0, 0), (0, 1)), ("7H", (4, 0), (0, 1)), ("7H", (0, 0), (0, 13)),
-     ("7H", (-1, 0), (0, 1)), (None, (0, 0), (0, 1))],
+    [
+        ("AS", (0, 0), (0, 1)),
+        ("XX", (0, 0), (0, 1)),
+        ("7H", (4, 0), (0, 1)),
+        ("7H", (0, 0), (0, 13)),
+        ("7H", (-1, 0), (0, 1)),
+        (None, (0, 0), (0, 1)),
+    ],
 )
 def test_move_constructor_refuses_what_is_not_a_card_or_slot(card, src, dst):
     with pytest.raises(ValueError):

@@ -61,6 +61,7 @@ def check_table(position):
 
 # --------------------------------------------------------------------------- the table
 
+
 @SOME
 @given(deal_numbers, walkers)
 def test_every_move_and_shuffle_keeps_48_cards_and_4_gaps(number, rnd):

@@ -9,7 +9,16 @@ import pytest
 
 from games.engine import IllegalAction, IllegalMove, Move, Position, Refusal
 from tests.engine.layouts import (
-    COLUMN_0_GAP, GAP_AFTER_GAP, KINGS_SWAPPED, NEAR_WON, ONE_FIT, WON_TEXT, notation, won_except, won_rows, won_with,
+    COLUMN_0_GAP,
+    GAP_AFTER_GAP,
+    KINGS_SWAPPED,
+    NEAR_WON,
+    ONE_FIT,
+    WON_TEXT,
+    notation,
+    won_except,
+    won_rows,
+    won_with,
 )
 
 M = Move
@@ -22,46 +31,35 @@ WON = Position.parse(WON_TEXT)
 AFTER_A_TWO = won_except({0: "2S -- 4S 5S 6S 7S 8S 9S TS JS QS KS 3S"})
 
 # gap (0,5) takes 7S; gap (1,5) sits right of a King in the middle of a row: dead.
-KING_IN_THE_MIDDLE = won_except({
-    0: "2S 3S 4S 5S 6S -- 8S 9S TS JS QS KS 7S",
-    1: "2H 3H 4H 5H KH -- 8H 9H TH JH QH 6H 7H",
-})
+KING_IN_THE_MIDDLE = won_except(
+    {0: "2S 3S 4S 5S 6S -- 8S 9S TS JS QS KS 7S", 1: "2H 3H 4H 5H KH -- 8H 9H TH JH QH 6H 7H"}
+)
 
 # two column-0 gaps, each taking any of the four 2s.
-TWO_COLUMN_0_GAPS = won_except({
-    1: "-- 3H 4H 5H 6H 7H 8H 9H TH JH QH KH 2H",
-    3: "-- 3C 4C 5C 6C 7C 8C 9C TC JC QC KC 2C",
-})
+TWO_COLUMN_0_GAPS = won_except(
+    {1: "-- 3H 4H 5H 6H 7H 8H 9H TH JH QH KH 2H", 3: "-- 3C 4C 5C 6C 7C 8C 9C TC JC QC KC 2C"}
+)
 
 # a column-0 gap (1,0) before an ordinary gap (2,5) in slot order.
-COLUMN_0_THEN_ORDINARY = won_except({
-    1: "-- 3H 4H 5H 6H 7H 8H 9H TH JH QH KH 2H",
-    2: "2D 3D 4D 5D 6D -- 8D 9D TD JD QD KD 7D",
-})
+COLUMN_0_THEN_ORDINARY = won_except(
+    {1: "-- 3H 4H 5H 6H 7H 8H 9H TH JH QH KH 2H", 2: "2D 3D 4D 5D 6D -- 8D 9D TD JD QD KD 7D"}
+)
 
 # an ordinary gap (0,5) before a column-0 gap (1,0) in slot order.
-ORDINARY_THEN_COLUMN_0 = won_except({
-    0: "2S 3S 4S 5S 6S -- 8S 9S TS JS QS KS 7S",
-    1: "-- 3H 4H 5H 6H 7H 8H 9H TH JH QH KH 2H",
-})
+ORDINARY_THEN_COLUMN_0 = won_except(
+    {0: "2S 3S 4S 5S 6S -- 8S 9S TS JS QS KS 7S", 1: "-- 3H 4H 5H 6H 7H 8H 9H TH JH QH KH 2H"}
+)
 
 # gaps: (0,12) and (1,12) after kings, (2,5) after KC, (2,6) after a gap: stuck.
-STUCK_WITH_GAP_AFTER_GAP = won_except({
-    2: "2D 3D 4D 5D KC -- -- 9D TD JD QD KD 7D",
-    3: "2C 3C 4C 5C 6C 7C 8C 9C TC JC QC 6D 8D",
-})
+STUCK_WITH_GAP_AFTER_GAP = won_except(
+    {2: "2D 3D 4D 5D KC -- -- 9D TD JD QD KD 7D", 3: "2C 3C 4C 5C 6C 7C 8C 9C TC JC QC 6D 8D"}
+)
 
 # runs broken by a card of the wrong suit at column 3.
-BROKEN_BY_SUIT = won_except({
-    0: "2S 3S 4S 5H 6S 7S 8S 9S TS JS QS KS --",
-    1: "2H 3H 4H 5S 6H 7H 8H 9H TH JH QH KH --",
-})
+BROKEN_BY_SUIT = won_except({0: "2S 3S 4S 5H 6S 7S 8S 9S TS JS QS KS --", 1: "2H 3H 4H 5S 6H 7H 8H 9H TH JH QH KH --"})
 
 # a 2 of another suit at column 0: only the 2 itself is locked.
-TWOS_SWAPPED = won_except({
-    0: "2H 3S 4S 5S 6S 7S 8S 9S TS JS QS KS --",
-    1: "2S 3H 4H 5H 6H 7H 8H 9H TH JH QH KH --",
-})
+TWOS_SWAPPED = won_except({0: "2H 3S 4S 5S 6S 7S 8S 9S TS JS QS KS --", 1: "2S 3H 4H 5H 6H 7H 8H 9H TH JH QH KH --"})
 
 # no 2 at column 0: nothing in the row is locked, though 4S..KS are in sequence.
 NO_TWO_IN_COLUMN_0 = won_except({0: "3S -- 4S 5S 6S 7S 8S 9S TS JS QS KS 2S"})
@@ -74,9 +72,7 @@ DEAL_1 = Position.parse(
     "TH 8C QS 4C 6S 7S -- 5S -- KC 6D QC QD / QH 9H 3H 3C -- 4S 2D 8S TS 3D 2C 9D 7C"
 )
 
-ALL_FIXTURES = {
-    name: value for name, value in globals().items() if isinstance(value, Position)
-}
+ALL_FIXTURES = {name: value for name, value in globals().items() if isinstance(value, Position)}
 
 
 def full_rows(*rows):
@@ -100,15 +96,24 @@ LEGAL_MOVES = [
     pytest.param(
         TWO_COLUMN_0_GAPS,
         [
-            M("2S", (0, 0), (1, 0)), M("2H", (1, 12), (1, 0)), M("2D", (2, 0), (1, 0)), M("2C", (3, 12), (1, 0)),
-            M("2S", (0, 0), (3, 0)), M("2H", (1, 12), (3, 0)), M("2D", (2, 0), (3, 0)), M("2C", (3, 12), (3, 0)),
+            M("2S", (0, 0), (1, 0)),
+            M("2H", (1, 12), (1, 0)),
+            M("2D", (2, 0), (1, 0)),
+            M("2C", (3, 12), (1, 0)),
+            M("2S", (0, 0), (3, 0)),
+            M("2H", (1, 12), (3, 0)),
+            M("2D", (2, 0), (3, 0)),
+            M("2C", (3, 12), (3, 0)),
         ],
         id="two-column-0-gaps",
     ),
     pytest.param(
         COLUMN_0_THEN_ORDINARY,
         [
-            M("2S", (0, 0), (1, 0)), M("2H", (1, 12), (1, 0)), M("2D", (2, 0), (1, 0)), M("2C", (3, 0), (1, 0)),
+            M("2S", (0, 0), (1, 0)),
+            M("2H", (1, 12), (1, 0)),
+            M("2D", (2, 0), (1, 0)),
+            M("2C", (3, 0), (1, 0)),
             M("7D", (2, 12), (2, 5)),
         ],
         id="column-0-gap-first",
@@ -117,7 +122,10 @@ LEGAL_MOVES = [
         ORDINARY_THEN_COLUMN_0,
         [
             M("7S", (0, 12), (0, 5)),
-            M("2S", (0, 0), (1, 0)), M("2H", (1, 12), (1, 0)), M("2D", (2, 0), (1, 0)), M("2C", (3, 0), (1, 0)),
+            M("2S", (0, 0), (1, 0)),
+            M("2H", (1, 12), (1, 0)),
+            M("2D", (2, 0), (1, 0)),
+            M("2C", (3, 0), (1, 0)),
         ],
         id="ordinary-gap-first",
     ),
@@ -194,7 +202,8 @@ def test_a_column_0_gap_takes_every_2(name):
 def test_a_card_fits_only_after_same_suit_one_lower():
     # ONE_FIT: the gap (0,5) is right of 6S. Try every card on the table there.
     fitting = [
-        card for card in (r + s for s in "SHDC" for r in "23456789TJQK")
+        card
+        for card in (r + s for s in "SHDC" for r in "23456789TJQK")
         if ONE_FIT.is_legal(Move(card, ONE_FIT.slot_of(card), (0, 5)))
     ]
     assert fitting == ["7S"]
@@ -207,11 +216,16 @@ PLAYS = [
     pytest.param(NEAR_WON, M("KS", (0, 12), (0, 11)), WON, id="KS-wins"),
     pytest.param(COLUMN_0_GAP, M("2H", (1, 12), (1, 0)), WON, id="2H-home"),
     # row 0: -- 3S ... KS --   row 1: 2S 3H ... KH 2H
-    pytest.param(COLUMN_0_GAP, M("2S", (0, 0), (1, 0)), won_with(((1, 0), (1, 12)), ((0, 0), (1, 0))),
-                 id="2S-from-column-0-to-column-0"),
+    pytest.param(
+        COLUMN_0_GAP,
+        M("2S", (0, 0), (1, 0)),
+        won_with(((1, 0), (1, 12)), ((0, 0), (1, 0))),
+        id="2S-from-column-0-to-column-0",
+    ),
     # row 0: 2S 3S 4S 5S 6S -- 8S ... KS --   row 1: 2H ... KH --   row 2: 2D ... KD 7S
-    pytest.param(GAP_AFTER_GAP, M("6S", (1, 12), (0, 4)), won_with(((0, 5), (2, 12))),
-                 id="6S-revives-the-gap-after-it"),
+    pytest.param(
+        GAP_AFTER_GAP, M("6S", (1, 12), (0, 4)), won_with(((0, 5), (2, 12))), id="6S-revives-the-gap-after-it"
+    ),
 ]
 
 
@@ -250,24 +264,69 @@ ILLEGAL = [
     pytest.param(ONE_FIT, M("8S", (0, 6), (0, 7)), R.NOT_A_GAP, "slot 0-7 is not a gap (it holds 9S)", id="not-a-gap"),
     pytest.param(ONE_FIT, M("7S", (0, 11), (0, 5)), R.CARD_NOT_THERE, "7S is not at 0-11", id="card-not-at-src"),
     pytest.param(ONE_FIT, M("7S", (0, 5), (0, 5)), R.CARD_NOT_THERE, "7S is not at 0-5", id="src-is-the-gap"),
-    pytest.param(COLUMN_0_GAP, M("3H", (1, 1), (1, 0)), R.ONLY_A_TWO, "only a 2 goes to column 0, and 3H is not a 2",
-                 id="only-a-2-to-column-0"),
-    pytest.param(COLUMN_0_GAP, M("KH", (1, 11), (1, 0)), R.ONLY_A_TWO, "only a 2 goes to column 0, and KH is not a 2",
-                 id="king-to-column-0"),
-    pytest.param(ONE_FIT, M("7S", (0, 12), (1, 12)), R.RIGHT_OF_KING,
-                 "nothing goes right of a King (KH is left of 1-12)", id="right-of-a-king"),
-    pytest.param(KING_IN_THE_MIDDLE, M("6H", (1, 11), (1, 5)), R.RIGHT_OF_KING,
-                 "nothing goes right of a King (KH is left of 1-5)", id="right-of-a-king-mid-row"),
-    pytest.param(GAP_AFTER_GAP, M("7S", (2, 12), (0, 5)), R.RIGHT_OF_GAP,
-                 "nothing goes right of a gap (slot 0-4 is a gap)", id="right-of-a-gap"),
-    pytest.param(ONE_FIT, M("8S", (0, 6), (0, 5)), R.DOES_NOT_FOLLOW, "8S does not follow 6S; only 7S goes there",
-                 id="wrong-rank"),
-    pytest.param(ONE_FIT, M("7H", (1, 5), (0, 5)), R.DOES_NOT_FOLLOW, "7H does not follow 6S; only 7S goes there",
-                 id="wrong-suit"),
-    pytest.param(ONE_FIT, M("2H", (1, 0), (0, 5)), R.DOES_NOT_FOLLOW, "2H does not follow 6S; only 7S goes there",
-                 id="a-2-elsewhere"),
-    pytest.param(AFTER_A_TWO, M("2H", (1, 0), (0, 1)), R.DOES_NOT_FOLLOW, "2H does not follow 2S; only 3S goes there",
-                 id="a-2-after-a-2"),
+    pytest.param(
+        COLUMN_0_GAP,
+        M("3H", (1, 1), (1, 0)),
+        R.ONLY_A_TWO,
+        "only a 2 goes to column 0, and 3H is not a 2",
+        id="only-a-2-to-column-0",
+    ),
+    pytest.param(
+        COLUMN_0_GAP,
+        M("KH", (1, 11), (1, 0)),
+        R.ONLY_A_TWO,
+        "only a 2 goes to column 0, and KH is not a 2",
+        id="king-to-column-0",
+    ),
+    pytest.param(
+        ONE_FIT,
+        M("7S", (0, 12), (1, 12)),
+        R.RIGHT_OF_KING,
+        "nothing goes right of a King (KH is left of 1-12)",
+        id="right-of-a-king",
+    ),
+    pytest.param(
+        KING_IN_THE_MIDDLE,
+        M("6H", (1, 11), (1, 5)),
+        R.RIGHT_OF_KING,
+        "nothing goes right of a King (KH is left of 1-5)",
+        id="right-of-a-king-mid-row",
+    ),
+    pytest.param(
+        GAP_AFTER_GAP,
+        M("7S", (2, 12), (0, 5)),
+        R.RIGHT_OF_GAP,
+        "nothing goes right of a gap (slot 0-4 is a gap)",
+        id="right-of-a-gap",
+    ),
+    pytest.param(
+        ONE_FIT,
+        M("8S", (0, 6), (0, 5)),
+        R.DOES_NOT_FOLLOW,
+        "8S does not follow 6S; only 7S goes there",
+        id="wrong-rank",
+    ),
+    pytest.param(
+        ONE_FIT,
+        M("7H", (1, 5), (0, 5)),
+        R.DOES_NOT_FOLLOW,
+        "7H does not follow 6S; only 7S goes there",
+        id="wrong-suit",
+    ),
+    pytest.param(
+        ONE_FIT,
+        M("2H", (1, 0), (0, 5)),
+        R.DOES_NOT_FOLLOW,
+        "2H does not follow 6S; only 7S goes there",
+        id="a-2-elsewhere",
+    ),
+    pytest.param(
+        AFTER_A_TWO,
+        M("2H", (1, 0), (0, 1)),
+        R.DOES_NOT_FOLLOW,
+        "2H does not follow 2S; only 3S goes there",
+        id="a-2-after-a-2",
+    ),
 ]
 
 
@@ -301,7 +360,9 @@ LOCKED = [
     pytest.param(DEAL_1, {(1, 0)}, id="deal-1"),
     pytest.param(
         # row 0: 2S 3S 4S 5S KS ... : only the run 2S..5S
-        won_with(((0, 4), (0, 11))), {(0, c) for c in range(4)} | full_rows(1, 2, 3), id="king-breaks-run",
+        won_with(((0, 4), (0, 11))),
+        {(0, c) for c in range(4)} | full_rows(1, 2, 3),
+        id="king-breaks-run",
     ),
 ]
 
@@ -362,6 +423,7 @@ def test_is_stuck(position, stuck):
 
 
 # --------------------------------------------------------------------------- reading the table
+
 
 def test_card_at_slot_of_and_rows():
     assert ONE_FIT.card_at((0, 12)) == "7S"

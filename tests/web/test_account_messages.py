@@ -17,8 +17,9 @@ def messages_of(response) -> list[str]:
 
 
 def test_signing_up_welcomes_the_new_player_by_name(client):
-    response = client.post("/accounts/signup/", {"username": "ada", "password1": PASSWORD, "password2": PASSWORD},
-                           follow=True)
+    response = client.post(
+        "/accounts/signup/", {"username": "ada", "password1": PASSWORD, "password2": PASSWORD}, follow=True
+    )
     assert messages_of(response) == ["Welcome, ada: your account is made, and you are logged in."]
     assert messages_of(client.get("/")) == []
 

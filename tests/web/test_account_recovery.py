@@ -254,12 +254,7 @@ def test_a_mail_server_that_refuses_gets_a_page_saying_so(ada_client, ada, monke
 
 def test_a_mail_url_names_the_smtp_server():
     assert mail_from_url("smtp://ada:p%40ss%3Aword@mail.example.org:2525?tls=1") == Mail(
-        backend=SMTP,
-        host="mail.example.org",
-        port=2525,
-        user="ada",
-        password="p@ss:word",
-        use_tls=True,
+        backend=SMTP, host="mail.example.org", port=2525, user="ada", password="p@ss:word", use_tls=True
     )
     assert mail_from_url("smtp://mail.example.org?ssl=1").port == 465
     assert mail_from_url("smtp://mail.example.org?tls=yes").port == 587

@@ -7,7 +7,7 @@ use ``client.force_login``; the log-in form itself is posted where it is what is
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 import pytest
 from django.contrib.auth import SESSION_KEY as AUTH_SESSION_KEY
@@ -23,12 +23,14 @@ from tests.web.winning import guest_owner, play_with_client, quick_win, recorded
 pytestmark = pytest.mark.django_db
 
 PASSWORD = "plum-orchard-lantern-42"
-START = datetime(2026, 11, 2, 9, 0, tzinfo=timezone.utc)
+START = datetime(2026, 11, 2, 9, 0, tzinfo=UTC)
 
 
 def signup(client, username: str = "ada", password: str = PASSWORD, **extra):
-    return client.post("/accounts/signup/", {"username": username, "password1": password,
-                                             "password2": extra.pop("password2", password), **extra})
+    return client.post(
+        "/accounts/signup/",
+        {"username": username, "password1": password, "password2": extra.pop("password2", password), **extra},
+    )
 
 
 def logged_in_user(client) -> User | None:
@@ -65,16 +67,19 @@ def test_signing_up_keeps_an_email_when_given(client):
     assert User.objects.get(username="grace").email == "grace@example.org"
 
 
-@pytest.mark.parametrize(("username", "password1", "password2", "error"), [
-    ("ada", "Xq7!", "Xq7!", "This password is too short"),
-    ("ada", "qwertyuiop", "qwertyuiop", "This password is too common"),
-    ("ada", "8473625194730", "8473625194730", "This password is entirely numeric"),
-    ("marguerite", "marguerite1", "marguerite1", "The password is too similar to the username"),
-    ("ada", PASSWORD, PASSWORD + "x", "The two password fields didn"),
-    ("", PASSWORD, PASSWORD, "This field is required"),
-    ("no spaces!", PASSWORD, PASSWORD, "Enter a valid username"),
-    ("taken", PASSWORD, PASSWORD, "A user with that username already exists"),
-])
+@pytest.mark.parametrize(
+    ("username", "password1", "password2", "error"),
+    [
+        ("ada", "Xq7!", "Xq7!", "This password is too short"),
+        ("ada", "qwertyuiop", "qwertyuiop", "This password is too common"),
+        ("ada", "8473625194730", "8473625194730", "This password is entirely numeric"),
+        ("marguerite", "marguerite1", "marguerite1", "The password is too similar to the username"),
+        ("ada", PASSWORD, PASSWORD + "x", "The two password fields didn"),
+        ("", PASSWORD, PASSWORD, "This field is required"),
+        ("no spaces!", PASSWORD, PASSWORD, "Enter a valid username"),
+        ("taken", PASSWORD, PASSWORD, "A user with that username already exists"),
+    ],
+)
 def test_signup_applies_djangos_validators(client, username, password1, password2, error):
     User.objects.create_user("taken", password="whatever-else-77")
     response = signup(client, username, password1, password2=password2)
@@ -98,8 +103,9 @@ def test_signup_when_logged_in_goes_to_my_games(client):
 def test_the_login_form_logs_in_and_follows_next(client):
     user = User.objects.create_user("ada", password=PASSWORD)
     assert client.get("/accounts/login/").status_code == 200
-    response = client.post("/accounts/login/?next=/my-games/",
-                           {"username": "ada", "password": PASSWORD, "next": "/my-games/"})
+    response = client.post(
+        "/accounts/login/?next=/my-games/", {"username": "ada", "password": PASSWORD, "next": "/my-games/"}
+    )
     assert response.status_code == 302 and response.url == "/my-games/"
     assert logged_in_user(client) == user
 
@@ -136,8 +142,9 @@ def test_changing_the_password_needs_the_old_one_and_keeps_the_session(client):
     new = "quince-harbour-meadow-7"
     wrong = client.post("/accounts/password/", {"old_password": "nope", "new_password1": new, "new_password2": new})
     assert wrong.status_code == 200 and "Your old password was entered incorrectly" in text_of(wrong)
-    weak = client.post("/accounts/password/",
-                       {"old_password": PASSWORD, "new_password1": "123", "new_password2": "123"})
+    weak = client.post(
+        "/accounts/password/", {"old_password": PASSWORD, "new_password1": "123", "new_password2": "123"}
+    )
     assert weak.status_code == 200 and "This password is too short" in text_of(weak)
     user.refresh_from_db()
     assert user.check_password(PASSWORD)
@@ -163,7 +170,11 @@ def guest_games(client):
     won = recorded_win(guest_owner(client), quick_win(), finished_at=START)
     games = {"fresh": fresh, "moved": moved, "resigned": resigned, "won": won}
     assert {name: Game.objects.get(pk=g.pk).status for name, g in games.items()} == {
-        "fresh": "playing", "moved": "playing", "resigned": "lost", "won": "won"}
+        "fresh": "playing",
+        "moved": "playing",
+        "resigned": "lost",
+        "won": "won",
+    }
     assert Game.objects.get(pk=won.pk).ranked
     assert not BoardEntry.objects.exists(), "a guest's win has no one to put on the boards"
     return games
@@ -175,7 +186,8 @@ def assert_claimed(games: dict, user: User):
         assert (stored.owner_id, stored.guest_token) == (user.pk, ""), name
     won = games["won"]
     assert set(BoardEntry.objects.filter(user=user).values_list("board", "scope", "game_id")) == {
-        (board, scope, won.pk) for board in ("time", "moves")
+        (board, scope, won.pk)
+        for board in ("time", "moves")
         for scope in ("all", "week:2026-W45", "day:2026-11-02", f"deal:{won.deal_number}")
     }
 
@@ -187,14 +199,19 @@ def test_signing_up_claims_the_games_played_in_this_browser(client, guest_games)
     assert_claimed(guest_games, user)
     for name, game in guest_games.items():  # nothing but the owner changed
         after = snapshot(game)
-        assert {k: v for k, v in after.items() if k not in ("owner_id", "guest_token")} == \
-            {k: v for k, v in before[name].items() if k not in ("owner_id", "guest_token")}, name
+        assert {k: v for k, v in after.items() if k not in ("owner_id", "guest_token")} == {
+            k: v for k, v in before[name].items() if k not in ("owner_id", "guest_token")
+        }, name
 
     page = parse_html(client.get("/my-games/"))
-    listed = {table: {int(row["data-game"]) for row in page.find("table", id=table).find_all("tr", data_game=True)}
-              for table in ("games-in-progress", "games-finished")}
-    assert listed == {"games-in-progress": {guest_games[n].pk for n in ("fresh", "moved")},
-                      "games-finished": {guest_games[n].pk for n in ("resigned", "won")}}
+    listed = {
+        table: {int(row["data-game"]) for row in page.find("table", id=table).find_all("tr", data_game=True)}
+        for table in ("games-in-progress", "games-finished")
+    }
+    assert listed == {
+        "games-in-progress": {guest_games[n].pk for n in ("fresh", "moved")},
+        "games-finished": {guest_games[n].pk for n in ("resigned", "won")},
+    }
 
 
 def test_logging_in_with_the_form_claims_the_games_played_in_this_browser(client, guest_games):
@@ -319,8 +336,12 @@ def test_every_post_to_someone_elses_game_is_404_and_changes_nothing(victim, str
     owner, playing, finished = victim
     stranger = Client() if stranger_kind == "anonymous" else make_player(stranger_kind, "stranger")
     # What a form could claim: the right version, a slot that moves, the owner's name and token.
-    claims = {"slot": "{}-{}".format(*a_movable_slot(playing)), "owner": playing.owner_id or "",
-              "guest_token": guest_token_of(owner), "user": "victim"}
+    claims = {
+        "slot": "{}-{}".format(*a_movable_slot(playing)),
+        "owner": playing.owner_id or "",
+        "guest_token": guest_token_of(owner),
+        "user": "victim",
+    }
     before = {game.pk: snapshot(game) for game in (playing, finished)}
     for game in (playing, finished):
         for kind in POSTS:

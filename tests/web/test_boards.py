@@ -8,7 +8,7 @@ each and ranked by ``services.game_rank``.
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta, timezone
 from types import SimpleNamespace
 
 import pytest
@@ -24,7 +24,7 @@ from tests.web.winning import Win, copy_win, guest_owner, play_win, quick_win, q
 
 pytestmark = pytest.mark.django_db
 
-UTC = timezone.utc
+UTC = UTC
 # Thursday of ISO week 2026-W01, which began on Monday 2025-12-29.
 NOW = datetime(2026, 1, 1, 12, 0, tzinfo=UTC)
 SECOND = timedelta(seconds=1)
@@ -121,8 +121,12 @@ def test_only_ranked_wins_with_an_owner_enter_the_boards(client):
 
     assert Game.objects.get(pk=honest.pk).ranked
     assert set(BoardEntry.objects.values_list("user__username", flat=True)) == {"ada"}
-    for url in ("/leaderboards/", "/leaderboards/?board=moves", f"/deal/{win.deal_number}/leaderboard/",
-                f"/deal/{win.deal_number}/leaderboard/?board=moves"):
+    for url in (
+        "/leaderboards/",
+        "/leaderboards/?board=moves",
+        f"/deal/{win.deal_number}/leaderboard/",
+        f"/deal/{win.deal_number}/leaderboard/?board=moves",
+    ):
         assert players(client.get(url)) == ["ada"], url
 
 
@@ -144,8 +148,12 @@ def test_a_win_whose_log_was_changed_is_not_ranked_and_never_enters(client):
 def test_a_guests_win_enters_when_claimed_and_by_when_it_finished(client, frozen_now):
     new_game(client, 1)
     last_week = win_finishing_at(guest_owner(client), quick_win(), NOW - timedelta(days=7), step=2 * SECOND)
-    today = copy_win(last_week, owner=guest_owner(client), finished_at=NOW - timedelta(hours=2),
-                     elapsed_ms=last_week.elapsed_ms + 60_000)
+    today = copy_win(
+        last_week,
+        owner=guest_owner(client),
+        finished_at=NOW - timedelta(hours=2),
+        elapsed_ms=last_week.elapsed_ms + 60_000,
+    )
     bob = player("bob")
     copy_win(last_week, owner=user_owner(bob), finished_at=NOW - timedelta(hours=1), elapsed_ms=60_000)
     assert players(client.get("/leaderboards/")) == ["bob"]
@@ -220,8 +228,13 @@ def test_a_later_better_win_replaces_the_entry_and_an_equal_or_worse_one_does_no
     same = copy_win(first, owner=user_owner(ada), finished_at=NOW - timedelta(days=1))
     better = copy_win(first, owner=user_owner(ada), finished_at=NOW, elapsed_ms=199_000)
     expected = {
-        "all": better, "week:2026-W01": better, f"deal:{first.deal_number}": better,
-        "day:2025-12-29": first, "day:2025-12-30": worse, "day:2025-12-31": same, "day:2026-01-01": better,
+        "all": better,
+        "week:2026-W01": better,
+        f"deal:{first.deal_number}": better,
+        "day:2025-12-29": first,
+        "day:2025-12-30": worse,
+        "day:2025-12-31": same,
+        "day:2026-01-01": better,
     }
     for board in ("time", "moves"):  # equal moves everywhere, so time breaks the tie on the moves board
         entries = {e.scope: e.game_id for e in BoardEntry.objects.filter(user=ada, board=board)}
@@ -253,16 +266,19 @@ def test_boards_show_25_a_page_and_number_the_ranks_on(client, played):
 PLUS_2 = timezone(timedelta(hours=2))
 
 
-@pytest.mark.parametrize(("finished_at", "week", "day"), [
-    (datetime(2026, 1, 1, 0, 0, tzinfo=UTC), "week:2026-W01", "day:2026-01-01"),
-    (datetime(2026, 1, 1, 1, 59, 59, tzinfo=PLUS_2), "week:2026-W01", "day:2025-12-31"),
-    (datetime(2025, 12, 29, 0, 0, tzinfo=UTC), "week:2026-W01", "day:2025-12-29"),
-    (datetime(2025, 12, 28, 23, 59, 59, tzinfo=UTC), "week:2025-W52", "day:2025-12-28"),
-    (datetime(2026, 1, 4, 23, 59, 59, tzinfo=UTC), "week:2026-W01", "day:2026-01-04"),
-    (datetime(2026, 1, 5, 0, 0, tzinfo=UTC), "week:2026-W02", "day:2026-01-05"),
-    # 2026 has 53 ISO weeks: 1 January 2027 (a Friday) is in 2026-W53.
-    (datetime(2026, 12, 31, 23, 0, tzinfo=timezone(timedelta(hours=-5))), "week:2026-W53", "day:2027-01-01"),
-])
+@pytest.mark.parametrize(
+    ("finished_at", "week", "day"),
+    [
+        (datetime(2026, 1, 1, 0, 0, tzinfo=UTC), "week:2026-W01", "day:2026-01-01"),
+        (datetime(2026, 1, 1, 1, 59, 59, tzinfo=PLUS_2), "week:2026-W01", "day:2025-12-31"),
+        (datetime(2025, 12, 29, 0, 0, tzinfo=UTC), "week:2026-W01", "day:2025-12-29"),
+        (datetime(2025, 12, 28, 23, 59, 59, tzinfo=UTC), "week:2025-W52", "day:2025-12-28"),
+        (datetime(2026, 1, 4, 23, 59, 59, tzinfo=UTC), "week:2026-W01", "day:2026-01-04"),
+        (datetime(2026, 1, 5, 0, 0, tzinfo=UTC), "week:2026-W02", "day:2026-01-05"),
+        # 2026 has 53 ISO weeks: 1 January 2027 (a Friday) is in 2026-W53.
+        (datetime(2026, 12, 31, 23, 0, tzinfo=timezone(timedelta(hours=-5))), "week:2026-W53", "day:2027-01-01"),
+    ],
+)
 def test_a_win_belongs_to_its_iso_week_and_its_day_in_utc(finished_at, week, day):
     game = Game(deal_number=7, finished_at=finished_at, origin=Game.Origin.RANDOM)
     assert board_scopes(game) == ["all", week, day, "deal:7"]
@@ -339,12 +355,17 @@ def test_a_deal_board_out_of_range_is_404(client, number):
 BOARD_QUERIES = 6
 
 
-BOARD_PAGES = ["/leaderboards/?board={board}&period=all", "/leaderboards/?board={board}&period=week",
-               "/leaderboards/?board={board}&period=today", "/deal/{deal}/leaderboard/?board={board}"]
+BOARD_PAGES = [
+    "/leaderboards/?board={board}&period=all",
+    "/leaderboards/?board={board}&period=week",
+    "/leaderboards/?board={board}&period=today",
+    "/deal/{deal}/leaderboard/?board={board}",
+]
 
 
 def test_board_pages_read_a_fixed_number_of_queries_however_many_players(
-        client, played, frozen_now, django_assert_max_num_queries):
+    client, played, frozen_now, django_assert_max_num_queries
+):
     client.force_login(player("viewer"))
     deal = played.short.deal_number
     pages = [url.format(board=board, deal=deal) for url in BOARD_PAGES for board in ("time", "moves")]

@@ -1,6 +1,6 @@
 """A ranked win whose log is later found false leaves the boards; the player's next best takes its place."""
 
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 import pytest
 from django.contrib.auth.models import User
@@ -11,7 +11,7 @@ from tests.web.winning import quick_win, recorded_win, user_owner
 
 pytestmark = pytest.mark.django_db
 
-START = datetime(2026, 11, 25, 12, 0, tzinfo=timezone.utc)
+START = datetime(2026, 11, 25, 12, 0, tzinfo=UTC)
 
 
 def entries(user) -> dict:
@@ -32,5 +32,8 @@ def test_a_win_found_false_again_leaves_the_boards_and_the_next_best_returns():
     after = entries(player)
     assert fast.pk not in after.values()
     assert after[("time", "all")] == slow.pk
-    assert set(after) == {(board, scope) for board in ("time", "moves") for scope in (
-        "all", "week:2026-W48", "day:2026-11-25", f"deal:{win.deal_number}")}
+    assert set(after) == {
+        (board, scope)
+        for board in ("time", "moves")
+        for scope in ("all", "week:2026-W48", "day:2026-11-25", f"deal:{win.deal_number}")
+    }

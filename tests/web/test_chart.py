@@ -1,13 +1,13 @@
 """The profile chart: coordinates that any locale leaves alone, and at most CHART_WINS points."""
 
 import re
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 from games.selectors import CHART_WINS, chart_points
 from tests.helpers import parse_html
 from tests.web.winning import quick_win, recorded_win, user_owner
 
-START = datetime(2026, 1, 1, tzinfo=timezone.utc)
+START = datetime(2026, 1, 1, tzinfo=UTC)
 
 
 def wins(count: int) -> list[tuple[datetime, int]]:

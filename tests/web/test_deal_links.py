@@ -146,8 +146,16 @@ def test_robots_txt_keeps_crawlers_off_games_deals_and_accounts(client):
     assert response.status_code == 200 and response["Content-Type"].startswith("text/plain")
     robots = RobotFileParser()
     robots.parse(response.content.decode().splitlines())
-    for path in ("/game/1/", "/game/1/verify/", "/deal/5/", "/deal/5/start/", "/new/", "/accounts/login/",
-                 "/accounts/signup/", "/my-games/"):
+    for path in (
+        "/game/1/",
+        "/game/1/verify/",
+        "/deal/5/",
+        "/deal/5/start/",
+        "/new/",
+        "/accounts/login/",
+        "/accounts/signup/",
+        "/my-games/",
+    ):
         assert not robots.can_fetch("AnyBot", path), path
     for path in ("/", "/how-to-play/", "/leaderboards/", "/players/ada/"):
         assert robots.can_fetch("AnyBot", path), path

@@ -3,8 +3,7 @@ deal and its shared luck, what each board ranks, hidden players, public ranked g
 
 from __future__ import annotations
 
-from datetime import date, datetime, timedelta
-from datetime import timezone as dt_timezone
+from datetime import UTC, date, datetime, timedelta
 
 import pytest
 from django.contrib.auth.models import User
@@ -43,8 +42,9 @@ def test_the_clock_starts_when_the_board_is_first_shown_and_looking_counts():
     game_shown(game, now=shown + timedelta(seconds=3))  # shown again: the clock started already
     stored = Game.objects.get(pk=game.pk)
     assert stored.started_at == stored.last_action_at == shown
-    game = act_on_service(owner, stored, "move", next(iter(stored.state().position.legal_moves())).src,
-                          now=shown + timedelta(seconds=6))
+    game = act_on_service(
+        owner, stored, "move", next(iter(stored.state().position.legal_moves())).src, now=shown + timedelta(seconds=6)
+    )
     assert game.elapsed_ms == 6000
     assert list(game.actions.values_list("elapsed_ms", flat=True)) == [6000]
 
@@ -86,8 +86,10 @@ def test_a_guests_given_up_deletion_moves_into_the_account_with_the_record(clien
     games_claim(user=ada, guest_token=token)
     stored = Game.objects.get(pk=game.pk)
     assert (stored.owner_id, stored.status, stored.removed) == (ada.pk, "lost", True)
-    record = {element["data-stat"]: element.text for element in
-              parse_html(Client().get("/players/ada/")).find_all(data_stat=True)}
+    record = {
+        element["data-stat"]: element.text
+        for element in parse_html(Client().get("/players/ada/")).find_all(data_stat=True)
+    }
     assert (record["played"], record["won"], record["lost"]) == ("1", "0", "1")
 
 
@@ -113,8 +115,10 @@ def test_two_players_share_the_days_luck_and_only_the_first_daily_is_ranked():
     assert first.deal_number == theirs.deal_number == daily.deal_number_of(today)
     assert first.seed == theirs.seed == again.seed == DailySeed.objects.get(day=today).seed
     # The same position shuffled with the same number of shuffles used deals alike for both.
-    after = [act_on_service(owner, game, "shuffle").position for owner, game in
-             ((user_owner(ada), first), (user_owner(bob), theirs))]
+    after = [
+        act_on_service(owner, game, "shuffle").position
+        for owner, game in ((user_owner(ada), first), (user_owner(bob), theirs))
+    ]
     assert after[0] == after[1]
     # A game of the same deal with its own seed shuffles differently.
     own = game_start(owner=user_owner(ada), deal_number=first.deal_number)
@@ -176,15 +180,19 @@ def test_claiming_a_guests_daily_keeps_the_accounts_own_daily_ranked(client):
 # --------------------------------------------------------------------------- what each board ranks
 
 
-@pytest.mark.parametrize(("origin", "expected"), [
-    (Game.Origin.RANDOM, ["all", "week:2026-W49", "day:2026-12-01", "deal:9"]),
-    (Game.Origin.CHOSEN, ["deal:9"]),
-    (Game.Origin.DAILY, ["daily:2026-11-30"]),
-    (Game.Origin.PRACTICE, []),
-])
+@pytest.mark.parametrize(
+    ("origin", "expected"),
+    [
+        (Game.Origin.RANDOM, ["all", "week:2026-W49", "day:2026-12-01", "deal:9"]),
+        (Game.Origin.CHOSEN, ["deal:9"]),
+        (Game.Origin.DAILY, ["daily:2026-11-30"]),
+        (Game.Origin.PRACTICE, []),
+    ],
+)
 def test_each_kind_of_game_ranks_on_its_own_boards(origin, expected):
-    game = Game(deal_number=9, origin=origin, daily=date(2026, 11, 30),
-                finished_at=datetime(2026, 12, 1, 12, tzinfo=dt_timezone.utc))
+    game = Game(
+        deal_number=9, origin=origin, daily=date(2026, 11, 30), finished_at=datetime(2026, 12, 1, 12, tzinfo=UTC)
+    )
     assert board_scopes(game) == expected
 
 

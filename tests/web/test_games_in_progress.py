@@ -54,7 +54,9 @@ def test_the_51st_game_drops_the_oldest_game_not_played_yet(client):
     assert Game.objects.filter(pk=finished.pk).exists()
     newer = new_game(client, 98)
     assert in_progress(guest_token=owner.guest_token) == before - {unplayed[0].pk, unplayed[1].pk} | {
-        newest.pk, newer.pk}
+        newest.pk,
+        newer.pk,
+    }
 
 
 def test_at_the_limit_with_every_game_played_a_new_game_is_refused(client, settings):

@@ -5,7 +5,7 @@ board, and a hint is refused like an action on a stale page or a finished game."
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 import pytest
 from django.contrib.auth.models import User
@@ -14,14 +14,11 @@ from django.test import Client
 from games import engine, solver
 from games.models import BoardEntry, Game
 from games.services import game_rank, game_start, hint_for, hint_text
-from tests.helpers import (
-    without_clock,
-    HTMX, ONE_MOVE_FROM_STUCK, TWO_COLUMN_0_GAPS, act, act_on_service, grid, new_game, parse_html, set_layout, text_of,
-)
+from tests.helpers import HTMX, TWO_COLUMN_0_GAPS, act, grid, new_game, parse_html, set_layout, text_of, without_clock
 from tests.web.winning import play_actions, quick_win, reseed, user_owner
 
 pytestmark = pytest.mark.django_db
-UTC = timezone.utc
+UTC = UTC
 
 
 def ask_hint(client, game: Game, *, version: int | None = None, htmx: bool = True):
@@ -39,8 +36,11 @@ def test_a_hint_lights_the_card_and_its_gap_says_it_and_makes_the_game_assisted(
     form = page.find("form", id="grid")
     assert form["data-hint"] == hint_text(expected)
     assert form["data-version"] == "0"  # a hint is not an action
-    lit = {slot["data-slot"]: slot.classes for slot in page.find_all(data_slot=True)
-           if slot.classes & {"hint-from", "hint-to"}}
+    lit = {
+        slot["data-slot"]: slot.classes
+        for slot in page.find_all(data_slot=True)
+        if slot.classes & {"hint-from", "hint-to"}
+    }
     src, dst = (f"{r}-{c}" for r, c in (expected.src, expected.dst))
     assert lit == {src: lit[src], dst: lit[dst]} and "hint-from" in lit[src] and "hint-to" in lit[dst]
     words = text_of(response)
@@ -64,8 +64,10 @@ def test_asking_again_does_not_search_again_and_a_move_clears_the_hint(client, m
     monkeypatch.setattr(solver, "hint", lambda *args, **kwargs: calls.append(args) or real(*args, **kwargs))
     first, again = ask_hint(client, game), ask_hint(client, game)
     assert len(calls) == 1
-    assert (without_clock(grid(first).attrs), grid(first).slots) == (without_clock(grid(again).attrs),
-                                                                     grid(again).slots)
+    assert (without_clock(grid(first).attrs), grid(first).slots) == (
+        without_clock(grid(again).attrs),
+        grid(again).slots,
+    )
     hint = parse_html(first).find("form", id="grid")["data-hint"]
     source, target = hint.split(">")
     moved = act(client, game, "move", slot=source)
@@ -76,8 +78,9 @@ def test_asking_again_does_not_search_again_and_a_move_clears_the_hint(client, m
 def test_a_hinted_move_is_played_exactly_even_a_2_to_the_gap_a_click_would_not_choose(client):
     game = set_layout(new_game(client, 1), TWO_COLUMN_0_GAPS)
     # A click on 2S (0-12) takes it to the topmost column-0 gap, 0-0; the form may name 1-0.
-    response = client.post(f"/game/{game.pk}/move/", {"version": game.version, "slot": "0-12", "to": "1-0"},
-                           headers=HTMX)
+    response = client.post(
+        f"/game/{game.pk}/move/", {"version": game.version, "slot": "0-12", "to": "1-0"}, headers=HTMX
+    )
     assert response.status_code == 200
     game.refresh_from_db()
     position = game.state().position
@@ -121,8 +124,13 @@ def test_an_assisted_win_is_not_ranked_and_enters_no_board():
     game = reseed(game_start(owner=owner, deal_number=win.deal_number), win.seed)
     game = play_actions(owner, game, win.actions[:-1], start=start, step=timedelta(seconds=1))
     hint_for(owner=owner, game_id=game.pk, version=game.version)
-    game = play_actions(owner, Game.objects.get(pk=game.pk), win.actions[-1:], start=start + timedelta(minutes=5),
-                        step=timedelta(seconds=1))
+    game = play_actions(
+        owner,
+        Game.objects.get(pk=game.pk),
+        win.actions[-1:],
+        start=start + timedelta(minutes=5),
+        step=timedelta(seconds=1),
+    )
     assert game.status == "won" and game.assisted and not game.ranked
     assert not BoardEntry.objects.exists()
     assert game_rank(game=Game.objects.get(pk=game.pk)) is False
@@ -175,8 +183,11 @@ def test_a_verdict_searches_from_the_last_shuffle(client, monkeypatch):
     act(client, game, "move", slot=after_shuffle.legal_moves()[0].src) if after_shuffle.legal_moves() else None
     act(client, game, "resign")
     seen = []
-    monkeypatch.setattr(solver, "solve", lambda position, budget: seen.append(position) or solver.SolveResult(
-        solver.Verdict.PROVED_LOST, [], 1))
+    monkeypatch.setattr(
+        solver,
+        "solve",
+        lambda position, budget: seen.append(position) or solver.SolveResult(solver.Verdict.PROVED_LOST, [], 1),
+    )
     response = client.get(f"/game/{game.pk}/verdict/")
     assert seen == [after_shuffle]
     assert "No win was possible after the last shuffle." in text_of(response)

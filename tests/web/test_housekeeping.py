@@ -64,8 +64,10 @@ def remaining(*games: Game) -> set[int]:
 
 
 def counts() -> dict[str, int]:
-    return {model.__name__: model.objects.count()
-            for model in (Game, Action, BoardEntry, Session, AccessAttempt, AccessLog, AccessFailureLog)}
+    return {
+        model.__name__: model.objects.count()
+        for model in (Game, Action, BoardEntry, Session, AccessAttempt, AccessLog, AccessFailureLog)
+    }
 
 
 # --------------------------------------------------------------------------- guests' games
@@ -148,8 +150,13 @@ def test_expired_sessions_go():
 
 
 def login_records(age: timedelta, username: str) -> None:
-    common = {"username": username, "ip_address": "10.1.1.1", "user_agent": "test", "http_accept": "*/*",
-              "path_info": "/accounts/login/"}
+    common = {
+        "username": username,
+        "ip_address": "10.1.1.1",
+        "user_agent": "test",
+        "http_accept": "*/*",
+        "path_info": "/accounts/login/",
+    }
     AccessAttempt.objects.create(**common, get_data="", post_data="", failures_since_start=1)
     AccessLog.objects.create(**common)
     AccessFailureLog.objects.create(**common)
@@ -172,8 +179,9 @@ def test_axes_records_failed_logins_only(client):
     User.objects.create_user("pat", password="Right-password-8812")
     client.post("/accounts/login/", {"username": "pat", "password": "wrong"}, REMOTE_ADDR="10.1.1.1")
     assert AccessAttempt.objects.count() == 1  # what the login lock counts
-    response = client.post("/accounts/login/", {"username": "pat", "password": "Right-password-8812"},
-                           REMOTE_ADDR="10.1.1.1")
+    response = client.post(
+        "/accounts/login/", {"username": "pat", "password": "Right-password-8812"}, REMOTE_ADDR="10.1.1.1"
+    )
     assert response.status_code == 302
     assert not AccessLog.objects.exists()
     assert not AccessFailureLog.objects.exists()
@@ -185,8 +193,11 @@ def test_axes_records_failed_logins_only(client):
 def a_bit_of_everything() -> list[Game]:
     session("expired" + "x" * 25, -timedelta(seconds=1))
     login_records(31 * DAY, "old")
-    return [unplayed(guest("a"), created=2 * DAY), played(guest("b"), created=400 * DAY, last_action=400 * DAY),
-            unplayed(guest("c"), created=timedelta(hours=1))]
+    return [
+        unplayed(guest("a"), created=2 * DAY),
+        played(guest("b"), created=400 * DAY, last_action=400 * DAY),
+        unplayed(guest("c"), created=timedelta(hours=1)),
+    ]
 
 
 def test_a_dry_run_counts_and_changes_nothing():

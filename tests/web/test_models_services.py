@@ -14,7 +14,12 @@ from games.models import Game
 from games.ownership import Owner
 from games.services import ActionRefused, StaleVersion, elapsed_at, game_act, game_replay, game_start
 from tests.helpers import (
-    ONE_MOVE_FROM_STUCK, ONE_MOVE_FROM_WIN, TWO_COLUMN_0_GAPS, act_on_service, set_layout, snapshot,
+    ONE_MOVE_FROM_STUCK,
+    ONE_MOVE_FROM_WIN,
+    TWO_COLUMN_0_GAPS,
+    act_on_service,
+    set_layout,
+    snapshot,
 )
 
 pytestmark = pytest.mark.django_db
@@ -80,9 +85,7 @@ def test_undo_takes_the_last_move_back_and_counts_as_a_move():
     game.refresh_from_db()
     assert game.state().position == engine.deal(1)
     assert (game.moves, game.undo_top, game.can_undo, game.version) == (2, 0, False, 2)
-    assert list(game.actions.values_list("number", "kind", "move")) == [
-        (1, "move", str(move)), (2, "undo", str(move)),
-    ]
+    assert list(game.actions.values_list("number", "kind", "move")) == [(1, "move", str(move)), (2, "undo", str(move))]
 
 
 def test_shuffle_uses_the_games_own_seed_and_clears_undo():
@@ -202,8 +205,9 @@ def test_refused_actions_change_nothing(layout, shuffles_used, kind, slot, why):
 
 
 @pytest.mark.parametrize("ending", ["won", "lost", "resigned"])
-@pytest.mark.parametrize(("kind", "slot"), [("move", (0, 11)), ("move", (0, 12)), ("undo", None),
-                                            ("shuffle", None), ("resign", None)])
+@pytest.mark.parametrize(
+    ("kind", "slot"), [("move", (0, 11)), ("move", (0, 12)), ("undo", None), ("shuffle", None), ("resign", None)]
+)
 def test_every_action_on_a_finished_game_is_refused(ending, kind, slot):
     game = game_start(owner=GUEST, deal_number=1)
     if ending == "resigned":
@@ -304,7 +308,9 @@ def test_replaying_the_log_gives_the_stored_state(deal_number):
     stored, replayed = game.state(), game_replay(game)
     assert replayed.position == stored.position
     assert (replayed.moves, replayed.shuffles_used, replayed.status) == (
-        stored.moves, stored.shuffles_used, stored.status,
+        stored.moves,
+        stored.shuffles_used,
+        stored.status,
     )
     assert replayed == stored
     assert game.version == count == game.actions.count()

@@ -31,8 +31,9 @@ def found(path: Path) -> dict[str, list[str]]:
     return {what: matches for what, matches in hits.items() if matches}
 
 
-SOURCES = sorted(path for path in GAMES.rglob("*.py")
-                 if "migrations" not in path.relative_to(GAMES).parts and path != BENCHMARK)
+SOURCES = sorted(
+    path for path in GAMES.rglob("*.py") if "migrations" not in path.relative_to(GAMES).parts and path != BENCHMARK
+)
 
 
 @pytest.mark.parametrize("path", SOURCES, ids=lambda path: str(path.relative_to(ROOT)))
@@ -47,8 +48,9 @@ def routes(benchmark: str | None) -> list[str]:
     if benchmark is not None:
         env["ADDICTION_BENCHMARK"] = benchmark
     code = "import django; django.setup(); from games.urls import urlpatterns; print(*[p.name for p in urlpatterns])"
-    result = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True,
-                            timeout=60, check=True)
+    result = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True, timeout=60, check=True
+    )
     return result.stdout.split()
 
 

@@ -81,8 +81,9 @@ def test_a_game_plays_in_another_language(client, language):
     slot = a_movable_slot(game)
     headers = {"Accept-Language": language}
     assert client.get(f"/game/{game.pk}/", headers=headers).status_code == 200
-    response = client.post(f"/game/{game.pk}/move/", {"version": 0, "slot": f"{slot[0]}-{slot[1]}"},
-                           headers={**HTMX, **headers})
+    response = client.post(
+        f"/game/{game.pk}/move/", {"version": 0, "slot": f"{slot[0]}-{slot[1]}"}, headers={**HTMX, **headers}
+    )
     assert response.status_code == 200
 
 

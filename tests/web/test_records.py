@@ -7,7 +7,7 @@ Wins are real: found by the engine and played through ``services.game_act``
 from __future__ import annotations
 
 import hashlib
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 import pytest
 from django.contrib.auth.models import User
@@ -20,15 +20,26 @@ from games.models import Action, BoardEntry, Game
 from games.selectors import MY_GAMES_PAGE_SIZE
 from games.services import ActionRefused, game_delete, game_rank, game_start, game_verify, replay_states
 from tests.helpers import (
+    HTMX,
+    ONE_MOVE_FROM_STUCK,
+    ONE_MOVE_FROM_WIN,
+    Element,
+    a_movable_slot,
+    act,
+    act_on_service,
+    count_queries,
+    grid,
+    new_game,
+    parse_html,
+    set_layout,
+    text_of,
     without_clock,
-    HTMX, ONE_MOVE_FROM_STUCK, ONE_MOVE_FROM_WIN, Element, a_movable_slot, act, act_on_service, count_queries, grid,
-    new_game, parse_html, set_layout, text_of,
 )
 from tests.web.winning import copy_win, play_actions, quick_win, quick_wins, recorded_win, reseed, user_owner
 
 pytestmark = pytest.mark.django_db
 
-UTC = timezone.utc
+UTC = UTC
 SECOND = timedelta(seconds=1)
 
 
@@ -64,8 +75,10 @@ def rows_of(response, table_id: str) -> list[tuple[int, list[str], Element]]:
     tables = parse_html(response).find_all("table", id=table_id)
     if not tables:
         return []
-    return [(int(row["data-game"]), [cell.text for cell in row.find_all("td")], row)
-            for row in tables[0].find_all("tr", data_game=True)]
+    return [
+        (int(row["data-game"]), [cell.text for cell in row.find_all("td")], row)
+        for row in tables[0].find_all("tr", data_game=True)
+    ]
 
 
 def row_of(rows, game: Game) -> Element:
@@ -96,7 +109,9 @@ def test_my_games_lists_the_games_in_progress_last_played_first_with_their_figur
     assert cells[untouched.pk][:5] == ["#13", "0", "3", "0:00.0", "not yet"]
     for pk, _cells, row in rows:
         assert [(link["href"], link.text) for link in row.find_all("a")] == [
-            (f"/game/{pk}/", "Resume"), (f"/game/{pk}/delete/", "Delete")]
+            (f"/game/{pk}/", "Resume"),
+            (f"/game/{pk}/delete/", "Delete"),
+        ]
     last_played = row_of(rows, older).find("time")["datetime"]
     assert last_played == Game.objects.get(pk=older.pk).last_action_at.isoformat()
     assert rows_of(response, "games-finished") == []
@@ -105,8 +120,9 @@ def test_my_games_lists_the_games_in_progress_last_played_first_with_their_figur
 
 def test_my_games_lists_finished_games_newest_first_with_their_result():
     ada = account()
-    won = recorded_win(user_owner(ada), quick_win(), finished_at=datetime(2026, 3, 1, 10, 0, tzinfo=UTC),
-                       step=2 * SECOND)
+    won = recorded_win(
+        user_owner(ada), quick_win(), finished_at=datetime(2026, 3, 1, 10, 0, tzinfo=UTC), step=2 * SECOND
+    )
     gave_up = resign(ada, 21, now=datetime(2026, 3, 2, tzinfo=UTC))
     lost = lose_stuck(ada, 22, now=datetime(2026, 3, 3, tzinfo=UTC))
     assert (lost.status, lost.resigned, gave_up.resigned) == ("lost", False, True)
@@ -155,8 +171,10 @@ def test_resume_on_another_browser_gives_exactly_the_same_game():
     stale = act(laptop, game, "undo", version=on_laptop.version)
     assert stale.status_code == 409
     now_on_laptop = grid(laptop.get(f"/game/{game.pk}/"))
-    assert (without_clock(now_on_laptop.attrs), now_on_laptop.slots) == (without_clock(grid(response).attrs),
-                                                                         grid(response).slots)
+    assert (without_clock(now_on_laptop.attrs), now_on_laptop.slots) == (
+        without_clock(grid(response).attrs),
+        grid(response).slots,
+    )
     assert now_on_laptop.moves == 4
 
 
@@ -335,10 +353,20 @@ def test_a_profile_shows_the_players_record(client, record):
     response = client.get("/players/ada/")
     assert response.status_code == 200
     assert stats(response) == {
-        "played": "6", "won": "5", "win-rate": "83%", "current-streak": "2", "best-streak": "3",
-        "best-time": "1:35.0", "fewest-moves": str(min(w.moves for w in wins)),
-        "lost-unwinnable": "0", "assisted": "0 / 0", "lost": "1",
-        "daily-played-streak": "0", "daily-played-best": "0", "daily-won-streak": "0", "daily-won-best": "0",
+        "played": "6",
+        "won": "5",
+        "win-rate": "83%",
+        "current-streak": "2",
+        "best-streak": "3",
+        "best-time": "1:35.0",
+        "fewest-moves": str(min(w.moves for w in wins)),
+        "lost-unwinnable": "0",
+        "assisted": "0 / 0",
+        "lost": "1",
+        "daily-played-streak": "0",
+        "daily-played-best": "0",
+        "daily-won-streak": "0",
+        "daily-won-best": "0",
     }
     assert min(w.elapsed_ms for w in wins) == 95_000
 
@@ -371,11 +399,22 @@ def test_a_win_that_is_not_ranked_sets_no_best_and_is_not_charted(client, record
 def test_a_new_players_profile_is_empty_but_there(client):
     account("newcomer")
     response = client.get("/players/newcomer/")
-    assert stats(response) == {"played": "0", "won": "0", "win-rate": "0%", "current-streak": "0",
-                               "best-streak": "0", "best-time": "–", "fewest-moves": "–",
-                               "lost-unwinnable": "0", "assisted": "0 / 0", "lost": "0",
-                               "daily-played-streak": "0", "daily-played-best": "0", "daily-won-streak": "0",
-                               "daily-won-best": "0"}
+    assert stats(response) == {
+        "played": "0",
+        "won": "0",
+        "win-rate": "0%",
+        "current-streak": "0",
+        "best-streak": "0",
+        "best-time": "–",
+        "fewest-moves": "–",
+        "lost-unwinnable": "0",
+        "assisted": "0 / 0",
+        "lost": "0",
+        "daily-played-streak": "0",
+        "daily-played-best": "0",
+        "daily-won-streak": "0",
+        "daily-won-best": "0",
+    }
     assert not parse_html(response).find_all("svg") and "No won game yet." in text_of(response)
 
 
@@ -410,8 +449,9 @@ def test_my_games_and_the_profile_read_a_fixed_number_of_queries_however_many_ga
     def add_games(count: int, first_deal: int):
         for i in range(count):
             game = game_start(owner=user_owner(ada), deal_number=first_deal + i)
-            act_on_service(user_owner(ada), game, "move", a_movable_slot(game),
-                           now=datetime(2026, 5, 2, tzinfo=UTC) + i * SECOND)
+            act_on_service(
+                user_owner(ada), game, "move", a_movable_slot(game), now=datetime(2026, 5, 2, tzinfo=UTC) + i * SECOND
+            )
             resign(ada, first_deal + i, now=datetime(2026, 5, 3, tzinfo=UTC) + i * SECOND)
             copy_win(original, owner=user_owner(ada), finished_at=datetime(2026, 5, 4, tzinfo=UTC) + i * SECOND)
 
@@ -464,8 +504,9 @@ def finished_games():
     assert won.moves == win.moves and Action.objects.filter(game=won, kind="undo").count() == 1
     gave_up = game_start(owner=user_owner(ada), deal_number=50)
     for i in range(2):
-        act_on_service(user_owner(ada), gave_up, "move", a_movable_slot(gave_up),
-                       now=datetime(2026, 5, 2, tzinfo=UTC) + i * SECOND)
+        act_on_service(
+            user_owner(ada), gave_up, "move", a_movable_slot(gave_up), now=datetime(2026, 5, 2, tzinfo=UTC) + i * SECOND
+        )
     gave_up = act_on_service(user_owner(ada), gave_up, "resign", now=datetime(2026, 5, 2, 0, 1, tzinfo=UTC))
     lost = lose_stuck(ada, 51, now=datetime(2026, 5, 3, tzinfo=UTC))
     return ada, win, {"won": won, "gave up": gave_up, "lost": lost}
@@ -536,8 +577,17 @@ def point_a_log_row_elsewhere(game: Game):
     Action.objects.filter(game=game, number=2).update(undo_top=F("undo_top") + 7)
 
 
-TAMPERS = [change_a_move, delete_an_action, change_the_position, change_the_moves,
-           change_the_seed, garble_a_move, garble_the_position, point_undo_elsewhere, point_a_log_row_elsewhere]
+TAMPERS = [
+    change_a_move,
+    delete_an_action,
+    change_the_position,
+    change_the_moves,
+    change_the_seed,
+    garble_a_move,
+    garble_the_position,
+    point_undo_elsewhere,
+    point_a_log_row_elsewhere,
+]
 
 
 @pytest.mark.parametrize("tamper", TAMPERS)
@@ -578,7 +628,10 @@ def test_every_step_of_a_replay_has_its_own_page(finished_games):
         shown, expected = grid(response), win.state_after(step)
         assert shown.position == str(expected.position), step
         assert (shown.moves, shown.shuffles_left, shown.status) == (
-            expected.moves, expected.shuffles_left, expected.status.value), step
+            expected.moves,
+            expected.shuffles_left,
+            expected.status.value,
+        ), step
         assert f"Step {step} of {last}" in text_of(response)
         page = parse_html(response)
         assert bool(page.find_all("a", href=f"/game/{game.pk}/replay/{step + 1}/")) == (step < last), step
@@ -599,7 +652,8 @@ def test_an_htmx_replay_step_is_just_the_replay_section(finished_games):
     assert response.status_code == 200
     page = parse_html(response)
     assert [(element.tag, element.get("id")) for element in page.children if isinstance(element, Element)] == [
-        ("section", "replay")]
+        ("section", "replay")
+    ]
     assert not "".join(text for text in page.children if isinstance(text, str)).strip()
     after_first = list(replay_states(game))[1][1]
     assert grid(response).position == str(after_first.position) != str(engine.deal(game.deal_number))

@@ -35,7 +35,10 @@ def test_redo_plays_again_what_undo_took_back_and_counts_as_a_move(client, game)
     assert board.position == played.position
     assert (board.moves, board.version) == (3, 3)
     assert list(game.actions.values_list("kind", "move")) == [
-        ("move", str(first)), ("undo", str(first)), ("redo", str(first))]
+        ("move", str(first)),
+        ("undo", str(first)),
+        ("redo", str(first)),
+    ]
     assert parse_html(again).find(id="redo-button").get("disabled") is not None
     assert act(client, game, "redo").status_code == 422  # nothing left to redo
     undone = grid(act(client, game, "undo"))  # what redo played, undo takes back
@@ -48,8 +51,11 @@ def test_a_new_move_ends_what_redo_can_do(client, game):
     click(client, game, first)
     page = act(client, game, "undo")
     assert parse_html(page).find(id="redo-button").get("disabled") is None
-    other = next(move for move in Game.objects.get(pk=game.pk).state().position.legal_moves()
-                 if move != first and move.dst[1] != 0)
+    other = next(
+        move
+        for move in Game.objects.get(pk=game.pk).state().position.legal_moves()
+        if move != first and move.dst[1] != 0
+    )
     click(client, game, other)
     refused = act(client, game, "redo")
     assert refused.status_code == 422 and "There is no undone move to redo." in refused.content.decode()
@@ -76,8 +82,14 @@ def test_a_hand_edited_redo_top_does_not_verify(client, game):
 # --------------------------------------------------------------------------- migration 0009
 
 LOG = [
-    ("move", "3S:0-12>1-6"), ("move", "8S:3-7>2-6"), ("undo", "8S:3-7>2-6"), ("undo", "3S:0-12>1-6"),
-    ("move", "6S:2-4>2-8"), ("undo", "6S:2-4>2-8"), ("shuffle", ""), ("move", "4C:2-3>3-4"),
+    ("move", "3S:0-12>1-6"),
+    ("move", "8S:3-7>2-6"),
+    ("undo", "8S:3-7>2-6"),
+    ("undo", "3S:0-12>1-6"),
+    ("move", "6S:2-4>2-8"),
+    ("undo", "6S:2-4>2-8"),
+    ("shuffle", ""),
+    ("move", "4C:2-3>3-4"),
     ("undo", "4C:2-3>3-4"),
 ]
 REDO_TOPS = [0, 0, 3, 4, 0, 6, 0, 0, 9]

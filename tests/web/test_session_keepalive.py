@@ -10,9 +10,8 @@ from datetime import date, timedelta
 import pytest
 from django.conf import settings
 from django.contrib.auth.models import User
-from django.contrib.sessions.models import Session
-
 from django.contrib.sessions.backends.db import SessionStore
+from django.contrib.sessions.models import Session
 
 from games.models import Game
 from games.ownership import GUEST_COOKIE, LEGACY_SESSION_KEY, SEEN_KEY, Owner
@@ -32,8 +31,18 @@ class Later(date):
 
 PASSWORD = "lantern-plum-orchard-8"
 # Pages a visitor may look at without playing, and one that is not found.
-LOOKING = ["/", "/how-to-play/", "/my-games/", "/leaderboards/", "/deal/3/leaderboard/", "/deal/3/", "/robots.txt",
-           "/accounts/login/", "/accounts/signup/", "/game/1/"]
+LOOKING = [
+    "/",
+    "/how-to-play/",
+    "/my-games/",
+    "/leaderboards/",
+    "/deal/3/leaderboard/",
+    "/deal/3/",
+    "/robots.txt",
+    "/accounts/login/",
+    "/accounts/signup/",
+    "/game/1/",
+]
 
 
 def test_looking_at_pages_sets_no_cookie_of_ours_and_saves_no_session(client):
@@ -49,10 +58,11 @@ def test_looking_at_pages_sets_no_cookie_of_ours_and_saves_no_session(client):
     assert guest_token_of(client) == ""
 
 
-@pytest.mark.parametrize("start", [
-    lambda client: client.post("/new/", {"deal_number": 3}),
-    lambda client: client.post("/deal/3/start/"),
-], ids=["new game", "deal page"])
+@pytest.mark.parametrize(
+    "start",
+    [lambda client: client.post("/new/", {"deal_number": 3}), lambda client: client.post("/deal/3/start/")],
+    ids=["new game", "deal page"],
+)
 def test_a_guest_has_a_cookie_for_a_year_and_no_session(client, start):
     response = start(client)
     assert response.status_code == 302

@@ -27,8 +27,9 @@ OLD_BACKEND = "games.auth.ModelBackend"
 def signed_in_the_old_way(client, user: User) -> SessionStore:
     """A session that names the removed backend, as migration 0003 left them; ``client`` holds it."""
     session = SessionStore()
-    session.update({USER_KEY: str(user.pk), BACKEND_SESSION_KEY: OLD_BACKEND,
-                    HASH_SESSION_KEY: user.get_session_auth_hash()})
+    session.update(
+        {USER_KEY: str(user.pk), BACKEND_SESSION_KEY: OLD_BACKEND, HASH_SESSION_KEY: user.get_session_auth_hash()}
+    )
     session.save()
     client.cookies[settings.SESSION_COOKIE_NAME] = session.session_key
     return session

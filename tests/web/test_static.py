@@ -11,10 +11,15 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def production_env(tmp_path) -> dict:
-    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "addiction_site.settings",
-           "DJANGO_SECRET_KEY": "x" * 60, "DJANGO_ALLOWED_HOSTS": "testserver",
-           "ADDICTION_DATA_DIR": str(tmp_path / "data"), "DJANGO_SECURE_SSL_REDIRECT": "0",
-           "ADDICTION_STATIC_ROOT": str(tmp_path / "static")}
+    env = {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "addiction_site.settings",
+        "DJANGO_SECRET_KEY": "x" * 60,
+        "DJANGO_ALLOWED_HOSTS": "testserver",
+        "ADDICTION_DATA_DIR": str(tmp_path / "data"),
+        "DJANGO_SECURE_SSL_REDIRECT": "0",
+        "ADDICTION_STATIC_ROOT": str(tmp_path / "static"),
+    }
     env.pop("DJANGO_DEBUG", None)
     env.pop("DATABASE_URL", None)
     return env

@@ -76,7 +76,7 @@ def custom_properties(block: str) -> dict[str, str]:
 
 def luminance(hex_colour: str) -> float:
     """WCAG 2's relative luminance of an sRGB colour "#rrggbb"."""
-    channels = [int(hex_colour[i:i + 2], 16) / 255 for i in (1, 3, 5)]
+    channels = [int(hex_colour[i : i + 2], 16) / 255 for i in (1, 3, 5)]
     r, g, b = [c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
     return 0.2126 * r + 0.7152 * g + 0.0722 * b
 
@@ -143,7 +143,9 @@ def test_the_settings_page_keeps_the_choices_in_cookies_and_every_page_follows_t
     assert saved.status_code == 302 and saved.url == "/how-to-play/"
     names = ("addiction_theme", "addiction_motion", "addiction_mark_movable")
     assert {name: saved.cookies[name].value for name in names} == {
-        "addiction_theme": "dark", "addiction_motion": "off", "addiction_mark_movable": "0",
+        "addiction_theme": "dark",
+        "addiction_motion": "off",
+        "addiction_mark_movable": "0",
     }
     assert saved.cookies["addiction_theme"]["httponly"]
     html = parse_html(client.get("/")).find("html")
@@ -153,7 +155,9 @@ def test_the_settings_page_keeps_the_choices_in_cookies_and_every_page_follows_t
     assert page.find("input", name="mark_movable").get("checked") is None
 
     # Back to the device's choice: the cookie goes; a foreign address is not followed.
-    back = client.post("/settings/", {"theme": "auto", "motion": "on", "mark_movable": "on", "next": "https://evil.example/"})
+    back = client.post(
+        "/settings/", {"theme": "auto", "motion": "on", "mark_movable": "on", "next": "https://evil.example/"}
+    )
     assert back.url == "/settings/" and back.cookies["addiction_theme"]["max-age"] == 0
     html = parse_html(client.get("/")).find("html")
     assert "data-theme" not in html.attrs and html["data-motion"] == "on"
@@ -174,8 +178,13 @@ def test_the_favicon_the_manifest_and_the_home_screen_icons(client):
     manifest = json.loads(b"".join(client.get(manifest_url).streaming_content))
     assert manifest["start_url"] == "/" and manifest["display"] == "standalone"
     base = manifest_url.rsplit("/", 1)[0]
-    for icon in manifest["icons"] + [{"src": head.find("link", rel="apple-touch-icon")["href"].rsplit("/", 1)[1],
-                                      "sizes": "180x180", "type": "image/png"}]:
+    for icon in manifest["icons"] + [
+        {
+            "src": head.find("link", rel="apple-touch-icon")["href"].rsplit("/", 1)[1],
+            "sizes": "180x180",
+            "type": "image/png",
+        }
+    ]:
         body = b"".join(client.get(f"{base}/{icon['src']}").streaming_content)
         if icon["type"] == "image/png":
             assert body[:8] == b"\x89PNG\r\n\x1a\n"

@@ -39,14 +39,14 @@ GAME = {  # a new game has 3 shuffles left: the plural forms of both strings
 # What a card's label says for the card at row 1, column 1 (words of cards.py's card names).
 CARD_LABEL = {
     "it": r"^(Due|Tre|Quattro|Cinque|Sei|Sette|Otto|Nove|Dieci|Fante|Donna|Re) di (picche|cuori|quadri|fiori), "
-          r"riga 1, colonna 1, (si può spostare|al suo posto|non si può spostare)$",
+    r"riga 1, colonna 1, (si può spostare|al suo posto|non si può spostare)$",
     "es": r"^(Dos|Tres|Cuatro|Cinco|Seis|Siete|Ocho|Nueve|Diez|Jota|Reina|Rey) "
-          r"de (picas|corazones|diamantes|tréboles), "
-          r"fila 1, columna 1, (se puede mover|en su sitio|no se puede mover)$",
+    r"de (picas|corazones|diamantes|tréboles), "
+    r"fila 1, columna 1, (se puede mover|en su sitio|no se puede mover)$",
     "nl": r"^(Schoppen|Harten|Ruiten|Klaveren) (twee|drie|vier|vijf|zes|zeven|acht|negen|tien|boer|vrouw|heer), "
-          r"rij 1, kolom 1, (kan verplaatst worden|op zijn plaats|kan niet verplaatst worden)$",
+    r"rij 1, kolom 1, (kan verplaatst worden|op zijn plaats|kan niet verplaatst worden)$",
     "hi": r"^(हुकुम|पान|ईंट|चिड़ी) (का|की) (दो|तीन|चार|पाँच|छह|सात|आठ|नौ|दस|गुलाम|बेगम|बादशाह), "
-          r"पंक्ति 1, स्तंभ 1, (चलने योग्य|अपनी जगह पर|चलने योग्य नहीं)$",
+    r"पंक्ति 1, स्तंभ 1, (चलने योग्य|अपनी जगह पर|चलने योग्य नहीं)$",
 }
 
 
@@ -213,6 +213,7 @@ def test_djangos_own_words_on_the_sign_up_page_are_said_in_the_sites_tone(client
     mismatch, rules = DJANGO_WORDS[lang]
     page = client.get("/accounts/signup/")
     assert rules in text_of(page)  # the password rules are listed under the field
-    refused = client.post("/accounts/signup/", {"username": "ada", "password1": "plum-orchard-42",
-                                                "password2": "plum-orchard-43"})
+    refused = client.post(
+        "/accounts/signup/", {"username": "ada", "password1": "plum-orchard-42", "password2": "plum-orchard-43"}
+    )
     assert refused.status_code == 400 and mismatch in text_of(refused)  # the form again, with what is wrong

@@ -14,8 +14,14 @@ AFTER = [("games", "0006_undo_top_in_the_log")]
 
 # A log with every case: moves, an undo, a shuffle that empties the stack, an undo after it.
 LOG = [
-    ("move", "3S:0-12>1-6"), ("move", "8S:3-7>2-6"), ("undo", "8S:3-7>2-6"), ("move", "6S:2-4>2-8"),
-    ("shuffle", ""), ("move", "4C:2-3>3-4"), ("move", "5C:0-5>2-3"), ("undo", "5C:0-5>2-3"),
+    ("move", "3S:0-12>1-6"),
+    ("move", "8S:3-7>2-6"),
+    ("undo", "8S:3-7>2-6"),
+    ("move", "6S:2-4>2-8"),
+    ("shuffle", ""),
+    ("move", "4C:2-3>3-4"),
+    ("move", "5C:0-5>2-3"),
+    ("undo", "5C:0-5>2-3"),
 ]
 # After each action: the number of the action whose move undo takes back next (0: none).
 UNDO_TOPS = [1, 2, 1, 4, 0, 6, 7, 6]
@@ -38,8 +44,9 @@ def at_0005(transactional_db):
 def test_the_log_gets_the_undo_tops_and_going_back_gives_the_history_again(at_0005):
     Game, Action = at_0005.get_model("games", "Game"), at_0005.get_model("games", "Action")
     common = dict(guest_token="t" * 32, seed="1", seed_sha256="x", position="-")
-    game = Game.objects.create(deal_number=1, version=len(LOG), moves=6, shuffles_used=1,
-                               history="4C:2-3>3-4", **common)
+    game = Game.objects.create(
+        deal_number=1, version=len(LOG), moves=6, shuffles_used=1, history="4C:2-3>3-4", **common
+    )
     for number, (kind, move) in enumerate(LOG, start=1):
         Action.objects.create(game=game, number=number, kind=kind, move=move, elapsed_ms=number)
     untouched = Game.objects.create(deal_number=2, **common)  # no action: stays at 0

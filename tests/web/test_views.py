@@ -12,8 +12,20 @@ from games import engine
 from games.models import Action, Game
 from games.ownership import GUEST_COOKIE
 from tests.helpers import (
-    HTMX, ONE_MOVE_FROM_STUCK, ONE_MOVE_FROM_WIN, STUCK, TWO_COLUMN_0_GAPS, a_movable_slot, act, grid, new_game,
-    parse_html, set_layout, snapshot, statements, text_of,
+    HTMX,
+    ONE_MOVE_FROM_STUCK,
+    ONE_MOVE_FROM_WIN,
+    STUCK,
+    TWO_COLUMN_0_GAPS,
+    a_movable_slot,
+    act,
+    grid,
+    new_game,
+    parse_html,
+    set_layout,
+    snapshot,
+    statements,
+    text_of,
 )
 
 pytestmark = pytest.mark.django_db
@@ -25,8 +37,7 @@ POST_ENDPOINTS = ["move", "undo", "shuffle", "resign"]
 def an_immovable_card(game: Game) -> engine.Slot:
     position = Game.objects.get(pk=game.pk).state().position
     movable = {move.src for move in position.legal_moves()}
-    return next((r, c) for r in range(4) for c in range(13)
-                if position.card_at((r, c)) and (r, c) not in movable)
+    return next((r, c) for r in range(4) for c in range(13) if position.card_at((r, c)) and (r, c) not in movable)
 
 
 def assert_refused_with_the_board(response, status: int, note: str, game: Game) -> None:
@@ -41,7 +52,10 @@ def assert_board_is(board, game: Game) -> None:
     game.refresh_from_db()
     assert board.position == game.position
     assert (board.version, board.status, board.moves, board.shuffles_left) == (
-        game.version, game.status, game.moves, game.shuffles_left,
+        game.version,
+        game.status,
+        game.moves,
+        game.shuffles_left,
     )
 
 
@@ -85,8 +99,10 @@ def test_the_game_page_is_a_full_page(client, game):
 
 
 def test_htmx_gets_only_the_grid_and_the_status_bar(client, game):
-    for send in (lambda: client.get(f"/game/{game.pk}/", headers=HTMX),
-                 lambda: act(client, game, "move", slot=a_movable_slot(game))):
+    for send in (
+        lambda: client.get(f"/game/{game.pk}/", headers=HTMX),
+        lambda: act(client, game, "move", slot=a_movable_slot(game)),
+    ):
         response = send()
         assert response.status_code == 200
         page = parse_html(response)
@@ -210,12 +226,15 @@ def test_labels_say_what_each_slot_can_do(client, game):
     assert "nothing can go here" in slots["2-12"].label and "dead" in slots["2-12"].classes
 
 
-@pytest.mark.parametrize(("click", "moved_from", "moved_to"), [
-    ("0-0", "0-12", "0-0"),  # a column-0 gap takes the topmost 2 not yet in column 0
-    ("1-0", "0-12", "1-0"),
-    ("1-12", "1-12", "0-0"),  # a 2 fitting two column-0 gaps goes to the topmost
-    ("3-0", "3-0", "0-0"),  # a 2 already in column 0 may still move to another row's
-])
+@pytest.mark.parametrize(
+    ("click", "moved_from", "moved_to"),
+    [
+        ("0-0", "0-12", "0-0"),  # a column-0 gap takes the topmost 2 not yet in column 0
+        ("1-0", "0-12", "1-0"),
+        ("1-12", "1-12", "0-0"),  # a 2 fitting two column-0 gaps goes to the topmost
+        ("3-0", "3-0", "0-0"),  # a 2 already in column 0 may still move to another row's
+    ],
+)
 def test_a_two_fitting_two_column_0_gaps(client, game, click, moved_from, moved_to):
     set_layout(game, TWO_COLUMN_0_GAPS)
     before = grid(client.get(f"/game/{game.pk}/")).slots
@@ -297,8 +316,9 @@ def test_refusals_answer_422_with_the_board_and_a_note(client, game, htmx, layou
 
 
 @pytest.mark.parametrize("ending", [win, lose_stuck, resign])
-@pytest.mark.parametrize(("kind", "slot"), [("move", "0-11"), ("move", "0-12"), ("undo", None),
-                                            ("shuffle", None), ("resign", None)])
+@pytest.mark.parametrize(
+    ("kind", "slot"), [("move", "0-11"), ("move", "0-12"), ("undo", None), ("shuffle", None), ("resign", None)]
+)
 def test_every_action_on_a_finished_game_is_refused(client, game, ending, kind, slot):
     ending(client, game)
     before = snapshot(game)
@@ -396,15 +416,27 @@ def test_the_same_guest_cookie_sees_the_same_game(client, game):
     again.cookies[GUEST_COOKIE] = client.cookies[GUEST_COOKIE].value
     theirs = grid(again.get(f"/game/{game.pk}/"))
     assert (theirs.position, theirs.version, theirs.moves, theirs.shuffles_left, theirs.status) == (
-        mine.position, mine.version, mine.moves, mine.shuffles_left, mine.status,
+        mine.position,
+        mine.version,
+        mine.moves,
+        mine.shuffles_left,
+        mine.status,
     )
     assert act(again, game, "move", slot=a_movable_slot(game)).status_code == 200
 
 
-@pytest.mark.parametrize("path", [
-    "/game/999999/", "/game/0/", "/game/999999999999999999/", "/game/99999999999999999999999/",
-    "/game/-1/", "/game/abc/", "/game/1.0/",
-])
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/game/999999/",
+        "/game/0/",
+        "/game/999999999999999999/",
+        "/game/99999999999999999999999/",
+        "/game/-1/",
+        "/game/abc/",
+        "/game/1.0/",
+    ],
+)
 def test_unknown_games_are_404(client, game, path):
     assert client.get(path).status_code == 404
     assert client.get(path, headers=HTMX).status_code == 404
@@ -434,14 +466,19 @@ def test_a_post_without_the_csrf_token_is_403_and_changes_nothing():
     game = Game.objects.get(pk=int(page.request["PATH_INFO"].strip("/").split("/")[-1]))
     before = snapshot(game)
     slot = a_movable_slot(game)
-    assert browser.post(f"/game/{game.pk}/move/", {"version": 0, "slot": f"{slot[0]}-{slot[1]}"},
-                        headers=HTMX).status_code == 403
+    assert (
+        browser.post(f"/game/{game.pk}/move/", {"version": 0, "slot": f"{slot[0]}-{slot[1]}"}, headers=HTMX).status_code
+        == 403
+    )
     assert browser.post(f"/game/{game.pk}/resign/", {"version": 0}).status_code == 403
     assert snapshot(game) == before
 
     token = parse_html(page).find_all("input", name="csrfmiddlewaretoken")[0]["value"]
-    response = browser.post(f"/game/{game.pk}/move/", {"version": 0, "slot": f"{slot[0]}-{slot[1]}",
-                                                      "csrfmiddlewaretoken": token}, headers=HTMX)
+    response = browser.post(
+        f"/game/{game.pk}/move/",
+        {"version": 0, "slot": f"{slot[0]}-{slot[1]}", "csrfmiddlewaretoken": token},
+        headers=HTMX,
+    )
     assert response.status_code == 200
 
 
@@ -523,7 +560,8 @@ def test_an_htmx_move_by_a_guest_reads_the_game_once_and_writes_two_rows(client,
 
 
 def test_an_htmx_move_by_a_signed_in_player_reads_the_session_and_the_user_besides(
-        client, django_user_model, django_assert_num_queries):
+    client, django_user_model, django_assert_num_queries
+):
     client.force_login(django_user_model.objects.create_user("ada", password="lantern-plum-orchard-6"))
     game = new_game(client, 1)  # the day's first request, which saves the session (its keep-alive)
     slot = a_movable_slot(game)
@@ -550,9 +588,17 @@ def test_outside_a_tests_transaction_a_move_is_one_transaction_of_two_writes(cli
 def actions_shown(answer) -> list[tuple]:
     """What the actions of an answer offer: each button's and link's target, state and words."""
     actions = parse_html(answer).find("div", class_="actions")
-    return [(element.tag, element.get("formaction") or element.get("href") or element.get("action"),
-             "disabled" in element.attrs, sorted(element.classes), element.text)
-            for element in actions.iter() if element.tag in ("button", "a", "form")]
+    return [
+        (
+            element.tag,
+            element.get("formaction") or element.get("href") or element.get("action"),
+            "disabled" in element.attrs,
+            sorted(element.classes),
+            element.text,
+        )
+        for element in actions.iter()
+        if element.tag in ("button", "a", "form")
+    ]
 
 
 def test_htmx_answers_show_the_actions_that_a_fresh_drawing_shows(client, game):

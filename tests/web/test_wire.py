@@ -16,8 +16,9 @@ GZIP = {"Accept-Encoding": "gzip, deflate, br"}
 
 def move(client, game: Game, headers: dict):
     slot = a_movable_slot(game)
-    return client.post(f"/game/{game.pk}/move/", {"version": game.version, "slot": f"{slot[0]}-{slot[1]}"},
-                       headers=headers)
+    return client.post(
+        f"/game/{game.pk}/move/", {"version": game.version, "slot": f"{slot[0]}-{slot[1]}"}, headers=headers
+    )
 
 
 def test_a_moves_htmx_answer_is_gzipped_when_asked_and_decodes_to_the_table(client, game):
@@ -32,8 +33,9 @@ def test_a_moves_htmx_answer_is_gzipped_when_asked_and_decodes_to_the_table(clie
 
 
 def test_a_refusal_is_gzipped_too(client, game):
-    response = client.post(f"/game/{game.pk}/move/", {"version": game.version + 5, "slot": "0-0"},
-                           headers={**HTMX, **GZIP})
+    response = client.post(
+        f"/game/{game.pk}/move/", {"version": game.version + 5, "slot": "0-0"}, headers={**HTMX, **GZIP}
+    )
     assert response.status_code == 409
     assert response["Content-Encoding"] == "gzip"
     assert grid(gzip.decompress(response.content).decode()).version == game.version
@@ -47,7 +49,8 @@ def test_without_gzip_in_accept_encoding_the_answer_is_plain(client, game):
 
 
 @pytest.mark.parametrize(
-    "headers", [{}, {**HTMX, "HX-Boosted": "true"}, {**HTMX, "HX-History-Restore-Request": "true"}],
+    "headers",
+    [{}, {**HTMX, "HX-Boosted": "true"}, {**HTMX, "HX-History-Restore-Request": "true"}],
     ids=["plain", "boosted", "history-restore"],
 )
 def test_the_game_page_with_its_csrf_token_is_not_compressed(client, game, headers):

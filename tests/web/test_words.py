@@ -3,7 +3,7 @@ the seed at the end."""
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 import pytest
 from django.conf import settings
@@ -14,13 +14,21 @@ from games import engine
 from games.cards import card_name
 from games.models import Game
 from tests.helpers import (
-    HTMX, ONE_MOVE_FROM_STUCK, ONE_MOVE_FROM_WIN, a_movable_slot, act, new_game, parse_html, set_layout, text_of,
+    HTMX,
+    ONE_MOVE_FROM_STUCK,
+    ONE_MOVE_FROM_WIN,
+    a_movable_slot,
+    act,
+    new_game,
+    parse_html,
+    set_layout,
+    text_of,
 )
 from tests.web.winning import quick_win, recorded_win, user_owner
 
 pytestmark = pytest.mark.django_db
 
-START = datetime(2026, 1, 1, tzinfo=timezone.utc)
+START = datetime(2026, 1, 1, tzinfo=UTC)
 
 
 def result_of(response) -> str:
@@ -62,8 +70,10 @@ def test_htmx_and_page_say_the_same_count(client, game):
 
 
 def words_of_move(number: int, move: engine.Move) -> str:
-    return (f"Move {number}: {card_name(move.card)} from row {move.src[0] + 1}, column {move.src[1] + 1}"
-            f" to row {move.dst[0] + 1}, column {move.dst[1] + 1}")
+    return (
+        f"Move {number}: {card_name(move.card)} from row {move.src[0] + 1}, column {move.src[1] + 1}"
+        f" to row {move.dst[0] + 1}, column {move.dst[1] + 1}"
+    )
 
 
 @pytest.fixture
@@ -95,7 +105,8 @@ def test_the_replay_says_each_step_in_the_players_terms_counted_from_1(client, r
     assert step_page(client, game, 1).find(id="replay-action").text == words_of_move(1, first)
     assert step_page(client, game, 2, htmx=True).find(id="replay-action").text == words_of_move(2, second)
     assert step_page(client, game, 3).find(id="replay-action").text == (
-        f"Move 3: undone, {card_name(second.card)} back to row {second.src[0] + 1}, column {second.src[1] + 1}")
+        f"Move 3: undone, {card_name(second.card)} back to row {second.src[0] + 1}, column {second.src[1] + 1}"
+    )
     assert step_page(client, game, 4).find(id="replay-action").text == "Shuffle: 2 left"
     assert step_page(client, game, 5).find(id="replay-action").text == "Gave up"
 

@@ -67,7 +67,7 @@ class Win:
         """The same win with the move at index ``after`` taken back by undo and played again."""
         kind, slot = self.actions[after]
         assert kind == "move" and after < len(self.actions) - 1, f"action {after} is not a move before the end"
-        actions = self.actions[:after + 1] + (("undo", None), (kind, slot)) + self.actions[after + 1:]
+        actions = self.actions[: after + 1] + (("undo", None), (kind, slot)) + self.actions[after + 1 :]
         return Win(self.deal_number, self.seed, actions)
 
     def state_after(self, count: int) -> engine.GameState:
@@ -146,8 +146,9 @@ def play_actions(owner: Owner, game: Game, actions, *, start: datetime, step: ti
     return game
 
 
-def play_win(owner: Owner, win: Win, *, start: datetime, step: timedelta = timedelta(seconds=1),
-             origin: str = Game.Origin.RANDOM) -> Game:
+def play_win(
+    owner: Owner, win: Win, *, start: datetime, step: timedelta = timedelta(seconds=1), origin: str = Game.Origin.RANDOM
+) -> Game:
     """A new game of ``owner`` that plays ``win`` through the services; it ends won.  It began
     as a random deal (so it ranks on every board) unless ``origin`` says otherwise."""
     game = reseed(game_start(owner=owner, deal_number=win.deal_number, origin=origin), win.seed)
@@ -177,12 +178,14 @@ class Record:
         for name in ("id", "owner_id", "guest_token", "ranked", "created_at"):
             del fields[name]
         actions = game.actions.order_by("number").values_list(
-            "number", "kind", "move", "elapsed_ms", "undo_top", "redo_top")
+            "number", "kind", "move", "elapsed_ms", "undo_top", "redo_top"
+        )
         return cls(fields, tuple(actions))
 
 
-def copy_win(source: Game | Record, *, owner: Owner, finished_at: datetime | None = None,
-             elapsed_ms: int | None = None) -> Game:
+def copy_win(
+    source: Game | Record, *, owner: Owner, finished_at: datetime | None = None, elapsed_ms: int | None = None
+) -> Game:
     """A copy of a finished game (same deal, seed and log) for ``owner``, ranked by
     ``services.game_rank`` as the services would.  ``finished_at`` and ``elapsed_ms``
     may be chosen: the clock is not part of what replaying checks."""
@@ -195,11 +198,20 @@ def copy_win(source: Game | Record, *, owner: Owner, finished_at: datetime | Non
     if elapsed_ms is not None:
         copy.elapsed_ms = elapsed_ms
     copy.save()
-    Action.objects.bulk_create([
-        Action(game=copy, number=number, kind=kind, move=move, elapsed_ms=min(elapsed, copy.elapsed_ms),
-               undo_top=undo_top, redo_top=redo_top)
-        for number, kind, move, elapsed, undo_top, redo_top in record.actions
-    ])
+    Action.objects.bulk_create(
+        [
+            Action(
+                game=copy,
+                number=number,
+                kind=kind,
+                move=move,
+                elapsed_ms=min(elapsed, copy.elapsed_ms),
+                undo_top=undo_top,
+                redo_top=redo_top,
+            )
+            for number, kind, move, elapsed, undo_top, redo_top in record.actions
+        ]
+    )
     game_rank(game=copy)
     return copy
 

@@ -29,8 +29,10 @@ def guest_game_rules(now) -> list[tuple[str, QuerySet]]:
     """Guests' games to remove, by rule; the two rules never overlap."""
     idle_days, unplayed_days = settings.ADDICTION_GUEST_IDLE_DAYS, settings.ADDICTION_GUEST_UNPLAYED_DAYS
     idle_since, unplayed_since = now - timedelta(days=idle_days), now - timedelta(days=unplayed_days)
-    guests = Game.objects.filter(owner__isnull=True).exclude(guest_token="").alias(
-        touched=Coalesce("last_action_at", "created_at")
+    guests = (
+        Game.objects.filter(owner__isnull=True)
+        .exclude(guest_token="")
+        .alias(touched=Coalesce("last_action_at", "created_at"))
     )
     unplayed = guests.filter(version=0, moves=0, touched__lt=unplayed_since, touched__gte=idle_since).exclude(
         Exists(Action.objects.filter(game=OuterRef("pk")))
