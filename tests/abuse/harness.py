@@ -221,15 +221,25 @@ def form_slot(value) -> tuple[engine.Slot | None, bool]:
     return slot, slot is not None and value in SLOTS
 
 
-def legal_result(state: engine.GameState, kind: str, slot: engine.Slot | None) -> engine.GameState | None:
-    """The state ``kind`` leads to, or None when the rules refuse it."""
+def legal_result(
+    state: engine.GameState, kind: str, slot: engine.Slot | None, to: engine.Slot | None = None
+) -> engine.GameState | None:
+    """The state ``kind`` leads to, or None when the rules refuse it (a move to ``to``, the
+    gap a drag or a hint names, or else the click rule's)."""
     if state.is_over:
         return None
+    if kind == "move" and to is not None:
+        try:
+            return state.act(engine.ActionKind.MOVE, slot=slot, to=to)[0]
+        except engine.IllegalAction:
+            return None
     if kind == "move":
         move = state.position.move_for_slot(slot)
         return state.play(move) if move is not None else None
     if kind == "undo":
         return state.undo() if state.history else None
+    if kind == "redo":
+        return state.redo() if state.undone else None
     if kind == "shuffle":
         return state.shuffle() if state.shuffles_left > 0 else None
     return state.resign()
@@ -281,14 +291,19 @@ def _expect_action(req: Req, row: dict | None, mine: bool, csrf_ok: bool) -> Exp
     form = req.form()
     version, plain_version = form_version(form.get("version"))
     slot, plain_slot = form_slot(form.get("slot")) if req.endpoint == "move" else (None, True)
+    # The gap a drag or a hint names: optional, but when sent it must be a slot.
+    raw_to = last(form.get("to"))  # a RegexField does not strip: only "" is no gap at all
+    to_sent = req.endpoint == "move" and raw_to is not None and str(raw_to) != ""
+    to, plain_to = form_slot(form.get("to")) if to_sent else (None, True)
+    plain_slot = plain_slot and plain_to
     # A value Django reads leniently (" 0-1", "٣") may also be refused by the body parser.
     lenient = {400} if not (plain_version and plain_slot) else set()
-    if version is None or slot is None and req.endpoint == "move":
+    if version is None or slot is None and req.endpoint == "move" or to_sent and to is None:
         return Expect(statuses={400})
     refused = ({409, 422} if htmx else {302}) | lenient
     if version != row["version"]:
         return Expect(statuses=refused)
-    result = legal_result(state_of(row), req.endpoint, slot)
+    result = legal_result(state_of(row), req.endpoint, slot, to)
     if result is None:
         return Expect(statuses=refused)
     must = plain_version and plain_slot

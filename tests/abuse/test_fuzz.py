@@ -320,6 +320,15 @@ def draw_slot(data, state: engine.GameState | None):
     return data.draw(st.one_of(st.sampled_from(SLOT_JUNK), JUNK))
 
 
+def draw_to(data, state: engine.GameState | None):
+    """The gap a drag names (``to``): mostly none, else a gap of the table or junk."""
+    kind = data.draw(st.sampled_from(["missing"] * 4 + ["gap", "junk"]), label="to kind")
+    if kind == "gap" and state is not None and state.position.gaps():
+        row, col = pick(data, state.position.gaps(), "to")
+        return f"{row}-{col}"
+    return MISSING if kind == "missing" else data.draw(st.one_of(st.sampled_from(SLOT_JUNK), JUNK))
+
+
 def form(**fields) -> dict:
     return {key: value for key, value in fields.items() if value is not MISSING}
 
@@ -335,7 +344,8 @@ def draw_common(data, actor: Actor) -> tuple[dict, str]:
 
 
 def test_actions_fuzz(world):
-    """Moves, undos, shuffles and resignations with any actor, game, version, slot, method."""
+    """Moves (by click or to a named gap), undos, redos, shuffles and resignations with any
+    actor, game, version, slot, method."""
     h = world.harness
     names = sorted(world.actors)
     applied_in_setup = h.changed
@@ -355,13 +365,16 @@ def test_actions_fuzz(world):
         else:
             pk = pick(data, mine if target == "mine" and mine else sorted(h.before.games), "pk")
         row = h.before.games.get(pk)
-        kind = data.draw(st.sampled_from(["move"] * 8 + ["undo"] * 3 + ["shuffle"] * 2 + ["resign"]), label="kind")
+        kind = data.draw(
+            st.sampled_from(["move"] * 8 + ["undo"] * 3 + ["redo"] * 2 + ["shuffle"] * 2 + ["resign"]), label="kind"
+        )
         method = data.draw(st.sampled_from(["POST"] * 12 + ["GET", "PUT", "DELETE", "PATCH", "HEAD", "OPTIONS"]))
         headers, csrf = draw_common(data, actor)
         version = draw_version(data, row["version"] if row else 0)
         slot = draw_slot(data, state_of(row) if row else None) if kind == "move" else MISSING
+        to = draw_to(data, state_of(row) if row else None) if kind == "move" else MISSING
         extra = data.draw(st.dictionaries(st.text(string.ascii_letters, min_size=1, max_size=6), TEXT, max_size=2))
-        fields = {**extra, **form(version=version, slot=slot)}
+        fields = {**extra, **form(version=version, slot=slot, to=to)}
         h.send(actor, Req(method, f"/game/{pk}/{kind}/", fields, endpoint=kind, pk=pk, headers=headers), csrf=csrf)
 
     one_action()
