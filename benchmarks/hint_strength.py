@@ -26,8 +26,8 @@ from games.engine import GameState  # noqa: E402
 from games.solver import DEFAULT_BUDGET, SHUFFLE, advise  # noqa: E402
 
 
-def play(job: tuple[int, int, int]) -> tuple[int, bool, list[float], list[int]]:
-    """Play one game by the hints; returns its deal, whether it was won, hint times (s) and nodes."""
+def play(job: tuple[int, int, int]) -> tuple[int, bool, list[float], list[int], int]:
+    """Play one game by the hints; returns its deal, whether it was won, hint times (s), nodes and shuffles used."""
     deal_number, seed, budget = job
     game = GameState.start(deal_number=deal_number, seed=seed)
     times, nodes = [], []
@@ -39,7 +39,7 @@ def play(job: tuple[int, int, int]) -> tuple[int, bool, list[float], list[int]]:
         if advice.hint is None:
             break
         game = game.shuffle() if advice.hint == SHUFFLE else game.play(advice.hint)
-    return deal_number, game.status.value == "won", times, nodes
+    return deal_number, game.status.value == "won", times, nodes, game.shuffles_used
 
 
 def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -73,18 +73,24 @@ def main() -> None:
         results = pool.map(play, jobs, chunksize=1)
     wall = time.perf_counter() - began
 
-    wins = sum(won for _, won, _, _ in results)
+    wins = sum(won for _, won, _, _, _ in results)
     low, high = wilson(wins, len(results))
-    times = [t * 1e3 for _, _, ts, _ in results for t in ts]
-    nodes = [n for _, _, _, ns in results for n in ns]
-    print(f"deals {args.first}..{args.first + args.deals - 1}, budget {args.budget} positions, "
-          f"{args.processes} processes, {wall:.0f} s")
+    times = [t * 1e3 for _, _, ts, _, _ in results for t in ts]
+    nodes = [n for _, _, _, ns, _ in results for n in ns]
+    print(
+        f"deals {args.first}..{args.first + args.deals - 1}, budget {args.budget} positions, "
+        f"{args.processes} processes, {wall:.0f} s"
+    )
     print(f"won {wins}/{len(results)} = {wins / len(results):.1%} (95% CI {low:.1%}-{high:.1%})")
-    print(f"hints {len(times)}: time median {statistics.median(times):.1f} ms, "
-          f"p95 {percentile(times, 0.95):.1f} ms, max {max(times):.1f} ms")
+    after = [sum(won and used == k for _, won, _, _, used in results) for k in range(4)]
+    print("won after 0, 1, 2, 3 shuffles:", ", ".join(map(str, after)))
+    print(
+        f"hints {len(times)}: time median {statistics.median(times):.1f} ms, "
+        f"p95 {percentile(times, 0.95):.1f} ms, max {max(times):.1f} ms"
+    )
     print(f"positions searched per hint: median {statistics.median(nodes):.0f}, p95 {percentile(nodes, 0.95)}")
     if args.list_won:
-        print("won:", [(n, seeds[n]) for n, won, _, _ in results if won])
+        print("won:", [(n, seeds[n]) for n, won, _, _, _ in results if won])
 
 
 if __name__ == "__main__":

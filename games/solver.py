@@ -19,10 +19,20 @@ transposition table.  What the game's structure gives it:
 - locked cards never move (except a 2 in column 0), so a position is judged first by
   how many cards are locked: a shuffle re-deals every other card;
 - a gap right of the last locked card of a row takes one card only, and taking it is
-  progress: :func:`hint` plays such moves before anything else and searches no
+  progress: the greedy search plays such moves before anything else and searches no
   alternative to them (:func:`solve` does, so that "proved lost" is a proof);
 - a gap right of a King or of a gap is dead until its left neighbour changes, so it makes
   no move; moves into the frontier of a run are tried first.
+
+What wins games (issue 11, ``benchmarks/hint_strength.py``): a shuffle re-deals every card
+that is not locked, so what it deals depends only on the runs locked when it is used; once
+the runs are long, a stretch is small (often a few hundred positions) and is won or lost
+whatever is played, and the search seldom finds more than one set of runs to choose from
+before shuffling.  What the greedy search did miss is a win in the stretch at hand that
+needs a move into a frontier put off, or a card moved out of the way first: the hints
+shuffled such tables away.  So every hint first spends a quarter of its budget on a patient
+search for a win, which plays every move but a 2 leaving column 0 (such a 2 could go back
+and forth, and the hints with it), and only then looks for more locked cards, as before.
 
 >>> from games.engine import Position, WON
 >>> almost = Position.parse(WON.replace("QS KS --", "QS -- KS"))
@@ -44,8 +54,8 @@ __all__ = ["DEFAULT_BUDGET", "SHUFFLE", "Advice", "SolveResult", "Verdict", "adv
 SHUFFLE = "shuffle"
 """The hint that says: use a shuffle now."""
 
-DEFAULT_BUDGET = 15_000
-"""Positions a hint or a solve may search by default: at most about 0.15 s on one core."""
+DEFAULT_BUDGET = 20_000
+"""Positions a hint or a solve may search by default: at most about 0.2 s on one core."""
 
 _GAP = 0xFF
 _TWOS = (1, 14, 27, 40)
@@ -55,6 +65,11 @@ _CODE_OF = {token: code for code, token in enumerate(_TOKENS)}
 _NEXT = tuple((c + 1) if c < 52 and c % 13 != 12 else -1 for c in range(256))
 _WON_LOCKED = 48
 _ROW_STARTS = (0, 13, 26, 39)
+# Which moves a search plays (see _moves): every move; a move into a run's frontier alone, and
+# a 2 leaving column 0 only to lock its 3 (greedy); every move but such a 2 (patient).
+_EVERY, _GREEDY, _PATIENT = 0, 1, 2
+_PROBE_SHARE = 4
+"""A hint first spends up to a quarter of its budget on the patient search for a win."""
 
 
 class Verdict(str, enum.Enum):
@@ -100,23 +115,34 @@ def hint(position: Position, shuffles_left: int, budget: int = DEFAULT_BUDGET) -
 def advise(position: Position, shuffles_left: int, budget: int = DEFAULT_BUDGET) -> Advice:
     """:func:`hint` with the number of positions it searched.
 
-    The search looks for a win in this stretch; failing that, for the reachable position
-    with the most locked cards (then the best structure around them), and plays toward
-    it.  When nothing better than the present position is within reach, a shuffle (if
-    one is left) re-deals every card that is not locked, so this is the moment to use it.
+    The search looks for a win in this stretch, first patiently (every move but a 2 leaving
+    column 0) within a quarter of the budget, then greedily; failing that, for the
+    reachable position with the most locked cards (then the best structure around them),
+    and plays toward it.  When nothing better than the present position is within reach,
+    a shuffle (if one is left) re-deals every card that is not locked, so this is the moment
+    to use it.
     With no shuffle left and no win possible, nothing helps.
     """
     if shuffles_left < 0:
         raise ValueError(f"shuffles_left is 0 or more, not {shuffles_left}")
     layout = _layout_of(position)
-    found = _explore(layout, budget, forced=True)
-    nodes = found.nodes
-    if found.won == layout:
+    # First a short search for a win only, that plays every move but a 2 leaving column 0:
+    # the greedy search below never postpones a move into a run's frontier, and so misses
+    # wins that need it.  (Searching every move here, the hints went round in circles, a 2
+    # back and forth between two column-0 gaps, each way on a winning line.)
+    probe = _explore(layout, budget // _PROBE_SHARE, forced=_PATIENT)
+    nodes = probe.nodes
+    if probe.won == layout:
         return Advice(None, nodes)  # the game is over: there is nothing left to do
-    if found.won is None and nodes < budget and (not shuffles_left or found.complete and not found.gains_locked):
+    if probe.won is not None:
+        return Advice(_line(probe.parents, probe.won)[0], nodes)
+    budget -= nodes
+    found = _explore(layout, budget, forced=_GREEDY)
+    nodes += found.nodes
+    if found.won is None and found.nodes < budget and (not shuffles_left or found.complete and not found.gains_locked):
         # The greedy search is a heuristic: the full search may see further, and only it
         # proves that nothing helps.
-        exact = _explore(layout, budget - nodes, forced=False)
+        exact = _explore(layout, budget - found.nodes, forced=_EVERY)
         nodes += exact.nodes
         if exact.won is not None or shuffles_left and exact.gains_locked:
             found = exact
@@ -140,7 +166,7 @@ def solve(position: Position, budget: int = DEFAULT_BUDGET) -> SolveResult:
     """
     layout = _layout_of(position)
     nodes = 0
-    for forced in (True, False):  # the greedy search finds most wins; only the full one proves a loss
+    for forced in (_GREEDY, _EVERY):  # the greedy search finds most wins; only the full one proves a loss
         found = _explore(layout, budget - nodes, forced=forced)
         nodes += found.nodes
         if found.won is not None:
@@ -150,6 +176,7 @@ def solve(position: Position, budget: int = DEFAULT_BUDGET) -> SolveResult:
 
 
 # --------------------------------------------------------------------------- the search
+
 
 class _Exploration(NamedTuple):
     parents: dict
@@ -164,7 +191,7 @@ def _layout_of(position: Position) -> bytes:
     return bytes(_GAP if token is None else _CODE_OF[token] for row in position.rows() for token in row)
 
 
-def _runs(layout: bytes) -> tuple[int, ...]:
+def _runs(layout: bytes) -> tuple[int, int, int, int]:
     return tuple(_run(layout, r * COLS) for r in range(4))
 
 
@@ -182,25 +209,26 @@ def _run(layout: bytes, start: int) -> int:
 def _score(layout: bytes, runs) -> int:
     """How promising a position is: locked cards first, then the rows one move from growing."""
     ready = 0
-    for start, run in zip(_ROW_STARTS, runs, strict=True):
-        if run == 12:
-            continue
-        card = layout[start + run]
-        if card == _GAP:
-            ready += 2
-        elif run and card % 13 != 1:
-            # The card standing in the way can leave if the slot right of its predecessor is a gap.
-            before = layout.find(card - 1)
-            if before % COLS != 12 and layout[before + 1] == _GAP:
-                ready += 1
+    start = 0
+    for run in runs:
+        if run != 12:
+            card = layout[start + run]
+            if card == _GAP:
+                ready += 2
+            elif run and card % 13 != 1:
+                # The card standing in the way can leave if the slot right of its predecessor is a gap.
+                before = layout.find(card - 1)
+                if before % COLS != 12 and layout[before + 1] == _GAP:
+                    ready += 1
+        start += COLS
     return (runs[0] + runs[1] + runs[2] + runs[3]) * 16 + ready
 
 
-def _explore(layout: bytes, budget: int, *, forced: bool) -> _Exploration:
+def _explore(layout: bytes, budget: int, *, forced: int) -> _Exploration:
     """Depth-first search of the positions reachable from ``layout``, with a transposition table.
 
-    It stops at the first win, or after expanding ``budget`` positions.  ``forced`` plays a
-    move into a run's frontier (outside column 0) as the only move of its position.
+    It stops at the first win, or after expanding ``budget`` positions.  ``forced`` says which
+    moves it plays: :data:`_EVERY`, :data:`_GREEDY` or :data:`_PATIENT` (see :func:`_moves`).
     """
     runs = _runs(layout)
     start_locked = sum(runs)
@@ -212,6 +240,7 @@ def _explore(layout: bytes, budget: int, *, forced: bool) -> _Exploration:
     best, best_score, best_locked = [layout], -1, start_locked
     stack = [(layout, runs, 0)]
     nodes = 0
+    get, score_of, moves_of = parents.get, _score, _moves
     while stack:
         if nodes >= budget:
             break
@@ -219,28 +248,28 @@ def _explore(layout: bytes, budget: int, *, forced: bool) -> _Exploration:
         nodes += 1
         depth += 1
         children = []
-        for card, src, gap in _moves(lay, runs, forced):
+        for card, src, gap in moves_of(lay, runs, forced):
             new = bytearray(lay)
             new[gap] = card
             new[src] = _GAP
             key = bytes(new)
-            if key in parents:
-                seen = parents[key]
+            seen = get(key, False)
+            if seen is not False:
                 if seen is not None and seen[4] > depth:
                     parents[key] = (lay, card, src, gap, depth)
                 continue
             parents[key] = (lay, card, src, gap, depth)
             src_col, col = src % COLS, gap % COLS
             if src_col == 0 or col == runs[gap // COLS]:
-                changed = list(runs)
-                changed[src // COLS] = _run(key, src - src_col)
-                changed[gap // COLS] = _run(key, gap - col)
-                child_runs = tuple(changed)
+                child_runs = list(runs)
+                child_runs[src // COLS] = _run(key, src - src_col)
+                child_runs[gap // COLS] = _run(key, gap - col)
+                child_runs = tuple(child_runs)
                 if sum(child_runs) == _WON_LOCKED:
                     return _Exploration(parents, key, True, key, nodes, False)
             else:
                 child_runs = runs
-            score = _score(key, child_runs)
+            score = score_of(key, child_runs)
             if score >= best_score:
                 if score > best_score:
                     best, best_score, best_locked = [], score, sum(child_runs)
@@ -248,17 +277,16 @@ def _explore(layout: bytes, budget: int, *, forced: bool) -> _Exploration:
             children.append((score, key, child_runs, depth))
         children.sort()
         stack.extend((key, child_runs, depth) for _, key, child_runs, depth in children)
-    nearest = min(best, key=lambda key: _depth(parents[key]))
+    nearest = min(best, key=lambda key: parents[key][4] if parents[key] else 0)
     return _Exploration(parents, nearest, best_locked > start_locked, None, nodes, not stack)
 
 
-def _depth(parent: tuple | None) -> int:
-    """How many moves from the start a position of the search was reached in (0 for the start)."""
-    return parent[4] if parent else 0
+def _moves(layout: bytes, runs, forced: int) -> list[tuple[int, int, int]]:
+    """The moves of ``layout`` as (card, source, gap) slots.
 
-
-def _moves(layout: bytes, runs, forced: bool) -> list[tuple[int, int, int]]:
-    """The moves of ``layout`` as (card, source, gap) slots; ``forced``: only a frontier move if there is one."""
+    :data:`_GREEDY`: only a move into a run's frontier if there is one, and a 2 leaves column 0
+    only to lock its 3; :data:`_PATIENT`: that rule on 2s alone; :data:`_EVERY`: every move.
+    """
     find = layout.find
     moves = []
     gap = -1
@@ -268,7 +296,7 @@ def _moves(layout: bytes, runs, forced: bool) -> list[tuple[int, int, int]]:
         if col:
             card = _NEXT[layout[gap - 1]]
             if card >= 0:
-                if forced and col == runs[gap // COLS]:
+                if forced == _GREEDY and col == runs[gap // COLS]:
                     moves = [(card, find(card), gap)]  # the move into a run's frontier, alone
                     break
                 moves.append((card, find(card), gap))
@@ -276,8 +304,8 @@ def _moves(layout: bytes, runs, forced: bool) -> list[tuple[int, int, int]]:
         for two in _TWOS:
             src = find(two)
             if forced and src % COLS == 0 and (runs[src // COLS] > 1 or layout[gap + 1] != two + 1):
-                # Playing greedily, a 2 in column 0 changes rows only to lock its 3 there: leading
-                # a run, it would only unlock it, and alone it could make the hints go round in circles.
+                # A 2 in column 0 changes rows only to lock its 3 there: leading a run, it would
+                # only unlock it, and alone it could make the hints go round in circles.
                 continue
             moves.append((two, src, gap))
     return moves
