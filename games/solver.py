@@ -45,7 +45,7 @@ Move('KS', (0, 12), (0, 11))
 from __future__ import annotations
 
 import enum
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from games.engine import COLS, Move, Position
 
@@ -191,7 +191,7 @@ def _layout_of(position: Position) -> bytes:
     return bytes(_GAP if token is None else _CODE_OF[token] for row in position.rows() for token in row)
 
 
-def _runs(layout: bytes) -> tuple[int, int, int, int]:
+def _runs(layout: bytes) -> tuple[int, ...]:
     return tuple(_run(layout, r * COLS) for r in range(4))
 
 
@@ -233,7 +233,8 @@ def _explore(layout: bytes, budget: int, *, forced: int) -> _Exploration:
     runs = _runs(layout)
     start_locked = sum(runs)
     # parents[position] = (its parent, card, source, gap, depth); depths shrink when a shorter way is seen.
-    parents: dict[bytes, tuple | None] = {layout: None}
+    # (Any: a parent entry is a tuple or None, and the search reads it without narrowing.)
+    parents: dict[bytes, Any] = {layout: None}
     if start_locked == _WON_LOCKED:
         return _Exploration(parents, layout, False, layout, 0, True)
     # The best positions other than the start: with no shuffle left, even a worse one beats giving up.
@@ -261,10 +262,10 @@ def _explore(layout: bytes, budget: int, *, forced: int) -> _Exploration:
             parents[key] = (lay, card, src, gap, depth)
             src_col, col = src % COLS, gap % COLS
             if src_col == 0 or col == runs[gap // COLS]:
-                child_runs = list(runs)
-                child_runs[src // COLS] = _run(key, src - src_col)
-                child_runs[gap // COLS] = _run(key, gap - col)
-                child_runs = tuple(child_runs)
+                changed = list(runs)
+                changed[src // COLS] = _run(key, src - src_col)
+                changed[gap // COLS] = _run(key, gap - col)
+                child_runs = tuple(changed)
                 if sum(child_runs) == _WON_LOCKED:
                     return _Exploration(parents, key, True, key, nodes, False)
             else:
