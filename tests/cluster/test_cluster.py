@@ -9,6 +9,7 @@ packages, which .ci/run installs; without them the test is skipped, except in CI
 """
 
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -43,4 +44,8 @@ def test_two_app_servers_behind_nginx_lose_nothing_and_outlast_slow_clients():
     output = result.stdout + result.stderr
     assert result.returncode == 0, output
     assert "FAILED" not in output, output
-    assert "(0 lost)" in output and "20 games checked, 0 differ" in output, output
+    assert "(0 lost)" in output, output
+    # Every player's games were verified: at least one each, more when a game ended and the
+    # player started another.
+    checked = re.search(r"(\d+) games checked, 0 differ", output)
+    assert checked and int(checked.group(1)) >= 20, output
