@@ -14,6 +14,7 @@ from datetime import datetime
 from html.parser import HTMLParser
 
 from django.db import connection
+from django.db.migrations.executor import MigrationExecutor
 from django.test.utils import CaptureQueriesContext
 
 from games import engine
@@ -383,3 +384,11 @@ def untranslated_words(source: str) -> list[str]:
     text = re.sub(r"<[^>]*>", " ", source) + " " + spoken
     text = re.sub(r"&#?\w+;", " ", _VARIABLE.sub(" ", _TAG.sub(" ", text)))
     return _WORD.findall(text)
+
+
+def migrate(targets):
+    """Migrate the test database to ``targets``; the app registry of the models as they were there."""
+    executor = MigrationExecutor(connection)
+    executor.loader.build_graph()
+    executor.migrate(targets)
+    return executor.loader.project_state(targets).apps

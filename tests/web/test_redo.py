@@ -10,7 +10,7 @@ from django.db.migrations.executor import MigrationExecutor
 from games import engine
 from games.models import Game
 from games.services import game_verify
-from tests.helpers import act, grid, parse_html
+from tests.helpers import act, grid, migrate, parse_html
 
 BEFORE = [("games", "0008_records_daily_moderation")]
 AFTER = [("games", "0009_redo_top_in_the_log")]
@@ -93,13 +93,6 @@ LOG = [
     ("undo", "4C:2-3>3-4"),
 ]
 REDO_TOPS = [0, 0, 3, 4, 0, 6, 0, 0, 9]
-
-
-def migrate(targets):
-    executor = MigrationExecutor(connection)
-    executor.loader.build_graph()
-    executor.migrate(targets)
-    return executor.loader.project_state(targets).apps
 
 
 @pytest.fixture

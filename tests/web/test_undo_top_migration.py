@@ -9,6 +9,8 @@ import pytest
 from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 
+from tests.helpers import migrate
+
 BEFORE = [("games", "0005_game_one_kind_of_owner")]
 AFTER = [("games", "0006_undo_top_in_the_log")]
 
@@ -25,13 +27,6 @@ LOG = [
 ]
 # After each action: the number of the action whose move undo takes back next (0: none).
 UNDO_TOPS = [1, 2, 1, 4, 0, 6, 7, 6]
-
-
-def migrate(targets):
-    executor = MigrationExecutor(connection)
-    executor.loader.build_graph()
-    executor.migrate(targets)
-    return executor.loader.project_state(targets).apps
 
 
 @pytest.fixture
