@@ -241,7 +241,7 @@ def _explore(layout: bytes, budget: int, *, forced: int) -> _Exploration:
     best, best_score, best_locked = [layout], -1, start_locked
     stack = [(layout, runs, 0)]
     nodes = 0
-    get, score_of, moves_of = parents.get, _score, _moves
+    get, score_of, moves_of, push = parents.get, _score, _moves, stack.append
     while stack:
         if nodes >= budget:
             break
@@ -275,9 +275,11 @@ def _explore(layout: bytes, budget: int, *, forced: int) -> _Exploration:
                 if score > best_score:
                     best, best_score, best_locked = [], score, sum(child_runs)
                 best.append(key)
-            children.append((score, key, child_runs, depth))
-        children.sort()
-        stack.extend((key, child_runs, depth) for _, key, child_runs, depth in children)
+            children.append((score, key, child_runs))
+        if len(children) > 1:
+            children.sort()  # the most promising last, to be searched first
+        for _score_, key, child_runs in children:
+            push((key, child_runs, depth))
     nearest = min(best, key=lambda key: parents[key][4] if parents[key] else 0)
     return _Exploration(parents, nearest, best_locked > start_locked, None, nodes, not stack)
 
