@@ -8,8 +8,9 @@ clicks cards the page marks movable, one at a time, shuffling when stuck and sta
 next deal when a game ends; only moves are measured, after --warmup unmeasured ones.
 
 For each move, the page itself (performance.now()) times from the click event to the
-moment the grid with the next version is in the document (a MutationObserver, so htmx's
-settle delay is not counted), and reads the answer's sizes from the browser's resource
+moment the grid shows the next version (a MutationObserver, so htmx's settle delay is not
+counted: a move's answer swaps in the slots that changed, then game.js puts the version on
+the grid; an answer of the whole table swaps in a new grid), and reads the answer's sizes from the browser's resource
 timing: encodedBodySize is the body as it crossed the wire, decodedBodySize the HTML.
 It prints the median and p95 of each, beside the targets of issue 13 (a median under
 30 ms; at most 3 KB on the wire), once with the browser asking for reduced motion and once
@@ -62,7 +63,7 @@ new MutationObserver(function () {
   if (probe.t0 === null || !grid || grid.dataset.version === probe.version) return;
   probe.times.push(performance.now() - probe.t0);
   probe.t0 = null;
-}).observe(document, {childList: true, subtree: true});
+}).observe(document, {childList: true, subtree: true, attributes: true, attributeFilter: ["data-version"]});
 """
 # The sizes of the last answer to a move, and its time from the request's start to the answer's last byte.
 LAST_MOVE_SIZES = """() => {

@@ -47,6 +47,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import http.client
+import json
 import multiprocessing
 import os
 import random
@@ -85,6 +86,9 @@ GRID_RE = re.compile(r'data-version="(\d+)" data-status="(\w+)" data-moves="\d+"
 MOVABLE_RE = re.compile(
     r'data-slot="([0-3]-\d{1,2})" data-card="\w\w" aria-label="[^"]*" class="slot card[^"]* movable"'
 )
+# The answer to an action the page sends (answer=changes, views.table_changes): the slots that
+# changed, swapped in by name, each with its class list; the grid's figures come in a header.
+CHANGED_RE = re.compile(r'hx-swap-oob="outerHTML:#grid \[data-slot=\'([0-3]-\d{1,2})\'\]"[^>]*? class="slot ([^"]*)"')
 
 
 # ---- the server
@@ -271,7 +275,7 @@ class Player:
         self.version = 0
         self.status = ""
         self.shuffles_left = 0
-        self.movable: list[str] = []
+        self.movable: set[str] = set()
 
     def reconnect(self) -> None:
         self.conn.close()
@@ -316,9 +320,23 @@ class Player:
         if grid is None:
             raise ServerError("no grid in the answer")
         self.version, self.status, self.shuffles_left = int(grid[1]), grid[2], int(grid[3])
-        self.movable = MOVABLE_RE.findall(text)
+        self.movable = set(MOVABLE_RE.findall(text))
         if len(self.movable) != text.count(' movable"'):  # the markup changed under the pattern
             raise ServerError("the movable cards could not be read from the grid")
+
+    def read_changes(self, headers, text: str) -> None:
+        """Apply an answer of only what changed, as htmx and game.js do in the browser."""
+        figures = json.loads(headers["HX-Trigger-After-Swap"])["table-changed"]["grid"]
+        self.version, self.status = int(figures["data-version"]), figures["data-status"]
+        self.shuffles_left = int(figures["data-shuffles-left"])
+        changed = CHANGED_RE.findall(text)
+        if len(changed) != text.count('"outerHTML:#grid [data-slot='):  # the markup changed under the pattern
+            raise ServerError("the changed slots could not be read from the answer")
+        for name, classes in changed:
+            if classes.endswith(" movable"):
+                self.movable.add(name)
+            else:
+                self.movable.discard(name)
 
     def new_game(self, tally: Tally) -> None:
         deal = f"/deal/{self.rng.randint(1, MAX_DEAL)}/"
@@ -347,14 +365,20 @@ class Player:
             raise ServerError(f"POST /accounts/signup/: {status}")
 
     def post(self, tally: Tally, action: str, body: str) -> tuple[int, float]:
-        status, _headers, text, seconds = self.request(tally, "POST", f"{self.game_path}{action}/", body, htmx=True)
+        # As the game page's grid form posts: it asks for only what changed.
+        status, headers, text, seconds = self.request(
+            tally, "POST", f"{self.game_path}{action}/", body + "&answer=changes", htmx=True
+        )
         if status in EXPECTED_REFUSALS:
             tally.refusals += 1
         elif status != 200:
             raise ServerError(f"POST {action}: {status}")
         else:
             tally.acked += 1
-        self.read_board(text)
+        if headers.get("HX-Reswap") == "none":
+            self.read_changes(headers, text)
+        else:
+            self.read_board(text)
         return status, seconds
 
     def step(self, tally: Tally) -> None:
@@ -362,7 +386,7 @@ class Player:
         if self.status != "playing" or not (self.movable or self.shuffles_left):
             self.new_game(tally)
         elif self.movable:
-            status, seconds = self.post(tally, "move", f"version={self.version}&slot={self.rng.choice(self.movable)}")
+            status, seconds = self.post(tally, "move", f"version={self.version}&slot={self.rng.choice(sorted(self.movable))}")
             if status == 200:
                 tally.latencies.append(seconds)
         else:

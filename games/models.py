@@ -124,6 +124,9 @@ class Game(models.Model):
     # The action services.game_act has just logged for this instance, so that its answer can
     # say what happened (views.table_context); not stored.
     logged: "Action | None" = None
+    # The game as it was before that action, so that the answer can send only the slots that
+    # changed (views.table_changes); not stored.
+    previous: "engine.GameState | None" = None
 
     def __str__(self) -> str:
         return f"Game {self.pk} (deal {self.deal_number}, {self.status})"

@@ -167,6 +167,7 @@ def game_act(
     if game.version != version:
         raise StaleVersion(game)
     state, undo_below, redo_below = game.state(), 0, 0
+    previous = state
     if kind is engine.ActionKind.UNDO and game.can_undo:
         taken, undo_below = _log_step(game, game.undo_top, "undo_top")
         state = state._replace(history=(taken,))
@@ -197,6 +198,7 @@ def game_act(
         engine.ActionKind.REDO: redo_below,
         engine.ActionKind.SHUFFLE: 0,
     }.get(kind, game.redo_top)
+    game.previous = previous
     changed = {field: getattr(game, field) for field, value in was.items() if getattr(game, field) != value}
     with transaction.atomic():
         written = owned_games(owner, pk=game_id, version=version).update(**changed)

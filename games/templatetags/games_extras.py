@@ -37,6 +37,15 @@ def slots(row: list[SlotView]) -> SafeString:
     return SafeString("".join([_drawn(language, view) for view in row]))
 
 
+@register.simple_tag
+def changed_slots(views: list[SlotView]) -> SafeString:
+    """Slots drawn to be swapped in out of band, each in place of the grid's slot of its name
+    (data-slot): the answer that sends only what changed (views.table_changes).  Not by an
+    id: htmx would then "settle" each new slot, showing the old slot's classes until then."""
+    language = get_language()
+    return SafeString("".join([_drawn(language, view, oob=True) for view in views]))
+
+
 @lru_cache(maxsize=20_000)
-def _drawn(language: str, view: SlotView) -> SafeString:
-    return SafeString(render_to_string("games/_slot.html", view.drawing()).strip())
+def _drawn(language: str, view: SlotView, oob: bool = False) -> SafeString:
+    return SafeString(render_to_string("games/_slot.html", {**view.drawing(), "oob": oob}).strip())

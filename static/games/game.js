@@ -24,6 +24,20 @@
   document.addEventListener("DOMContentLoaded", start);
   document.addEventListener("htmx:afterSwap", start);
 
+  // An answer that sends only the slots that changed (views.table_changes) leaves the grid in
+  // place: its figures (version, status, moves, ...) come with the answer, and go on the grid
+  // and in its form's version field, before the answer settles.
+  document.addEventListener("table-changed", function (event) {
+    var grid = document.getElementById("grid"), figures = event.detail && event.detail.grid;
+    if (!grid || !figures) return;
+    Object.keys(figures).forEach(function (name) {
+      var value = String(figures[name]);
+      if (value) grid.setAttribute(name, value);
+      else grid.removeAttribute(name);
+    });
+    grid.querySelector("input[name=version]").value = figures["data-version"];
+  });
+
   // Give up asks first.  Its button posts the grid's form (form="grid"), so the question
   // is on the button, where htmx's own hx-confirm (read from the form) would not find it.
   document.addEventListener("htmx:confirm", function (event) {

@@ -1,0 +1,146 @@
+"""An action the game page sends (answer=changes) gets only what changed: the slots whose
+drawing changed, swapped in out of band, the status bar, and the grid's figures in an
+event (views.table_changes).  Applied to the table the page showed, they give exactly the
+table the server would draw now."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from games.models import Game
+from games.services import hint_for
+from tests.helpers import HTMX, ONE_MOVE_FROM_WIN, a_movable_slot, grid, parse_html, set_layout, without_clock
+
+pytestmark = pytest.mark.django_db
+
+
+def table_now(client, game: Game):
+    """The whole table as htmx reloads it now."""
+    response = client.get(f"/game/{game.pk}/", headers=HTMX)
+    assert response.status_code == 200
+    return grid(response)
+
+
+def act_for_changes(client, game: Game, kind: str, **fields):
+    """POST an action as the game page's grid form does (with answer=changes)."""
+    data = {"version": Game.objects.get(pk=game.pk).version, "answer": "changes", **fields}
+    return client.post(f"/game/{game.pk}/{kind}/", data, headers=HTMX)
+
+
+def applied(board, response):
+    """``board`` (a page's table) once the changes answer ``response`` is applied as htmx and
+    game.js apply it: each out-of-band slot in place of the slot of its id, the figures of the
+    event on the grid.  Returns the changed slots' names too."""
+    assert response.status_code == 200
+    assert response["HX-Reswap"] == "none"  # the grid stays
+    figures = json.loads(response["HX-Trigger-After-Swap"])["table-changed"]["grid"]
+    changed = parse_html(response).find_all("button", hx_swap_oob=True)
+    names = []
+    for button in changed:
+        name = button["data-slot"]
+        assert button["hx-swap-oob"] == f"outerHTML:#grid [data-slot='{name}']"
+        names.append(name)
+        cell = board.slots[name]
+        cell.card, cell.label = button.get("data-card", ""), button.get("aria-label", "")
+        cell.classes = button.classes
+        cell.disabled = button.get("aria-disabled") == "true"
+    for name, value in figures.items():
+        if value == "":
+            board.attrs.pop(name, None)
+        else:
+            board.attrs[name] = str(value)
+    assert parse_html(response).find(id="status")["hx-swap-oob"] == "true"
+    return board, names
+
+
+def same_table(one, other) -> None:
+    assert without_clock(one.attrs) == without_clock(other.attrs)
+    assert one.slots == other.slots
+
+
+def test_a_move_sends_only_the_slots_that_changed_and_they_make_the_table_of_now(client, game):
+    before = table_now(client, game)
+    src = a_movable_slot(game)
+    response = act_for_changes(client, game, "move", slot=f"{src[0]}-{src[1]}")
+    board, names = applied(before, response)
+    same_table(board, table_now(client, game))
+    assert f"{src[0]}-{src[1]}" in names  # the card left its slot
+    assert 2 <= len(names) < 13, names
+    assert not parse_html(response).find_all(id="grid")  # the grid stays in the page
+
+
+def test_undo_redo_and_shuffle_send_changes_that_make_the_table_of_now(client, game):
+    board = table_now(client, game)
+    for kind, fields in (
+        ("move", {"slot": "{}-{}".format(*a_movable_slot(game))}),
+        ("undo", {}),
+        ("redo", {}),
+        ("shuffle", {}),
+    ):
+        board, _names = applied(board, act_for_changes(client, game, kind, **fields))
+        same_table(board, table_now(client, game))
+    assert board.shuffles_left == 2 and board.version == 4
+
+
+def test_a_hint_shown_before_a_move_goes_with_it(client, game):
+    hint_for(owner=game_owner(game), game_id=game.pk, version=game.version)
+    before = table_now(client, game)
+    assert "data-hint" in before.attrs
+    src, dst = Game.objects.get(pk=game.pk).hint.split(">")
+    response = act_for_changes(client, game, "move", slot=src, to=dst)
+    board, names = applied(before, response)
+    same_table(board, table_now(client, game))
+    assert "data-hint" not in board.attrs and src in names and dst in names
+
+
+def test_the_move_that_ends_the_game_gets_the_whole_table(client, game):
+    set_layout(game, ONE_MOVE_FROM_WIN)
+    response = act_for_changes(client, game, "move", slot="0-12")
+    assert response.status_code == 200 and not response.has_header("HX-Reswap")
+    assert grid(response).status == "won"
+
+
+@pytest.mark.parametrize("version_offset, status", [(-1, 409), (5, 409)])
+def test_a_stale_page_gets_the_whole_table_as_before(client, game, version_offset, status):
+    act_for_changes(client, game, "move", slot="{}-{}".format(*a_movable_slot(game)))
+    response = client.post(
+        f"/game/{game.pk}/move/",
+        {"version": Game.objects.get(pk=game.pk).version + version_offset, "slot": "0-0", "answer": "changes"},
+        headers=HTMX,
+    )
+    assert response.status_code == status and not response.has_header("HX-Reswap")
+    same_table(grid(response), table_now(client, game))
+
+
+def test_a_refused_move_gets_the_whole_table_with_its_note(client, game):
+    stuck = next(
+        f"{r}-{c}"
+        for r in range(4)
+        for c in range(13)
+        if (r, c) not in {m.src for m in game.state().position.legal_moves()} and game.state().position.rows()[r][c]
+    )
+    response = act_for_changes(client, game, "move", slot=stuck)
+    assert response.status_code == 422 and not response.has_header("HX-Reswap")
+    assert grid(response).version == game.version
+
+
+def test_without_answer_changes_an_action_gets_the_whole_table(client, game):
+    src = a_movable_slot(game)
+    response = client.post(
+        f"/game/{game.pk}/move/", {"version": game.version, "slot": f"{src[0]}-{src[1]}"}, headers=HTMX
+    )
+    assert not response.has_header("HX-Reswap")
+    same_table(grid(response), table_now(client, game))
+
+
+def test_the_game_page_asks_for_changes(client, game):
+    form = parse_html(client.get(f"/game/{game.pk}/")).find(id="grid")
+    assert form.find("input", name="answer")["value"] == "changes"
+
+
+def game_owner(game: Game):
+    from games.ownership import Owner
+
+    return Owner(user_id=None, guest_token=game.guest_token)
