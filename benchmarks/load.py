@@ -386,7 +386,9 @@ class Player:
         if self.status != "playing" or not (self.movable or self.shuffles_left):
             self.new_game(tally)
         elif self.movable:
-            status, seconds = self.post(tally, "move", f"version={self.version}&slot={self.rng.choice(sorted(self.movable))}")
+            status, seconds = self.post(
+                tally, "move", f"version={self.version}&slot={self.rng.choice(sorted(self.movable))}"
+            )
             if status == 200:
                 tally.latencies.append(seconds)
         else:

@@ -278,7 +278,7 @@ def _explore(layout: bytes, budget: int, *, forced: int) -> _Exploration:
             children.append((score, key, child_runs))
         if len(children) > 1:
             children.sort()  # the most promising last, to be searched first
-        for _score_, key, child_runs in children:
+        for _, key, child_runs in children:
             push((key, child_runs, depth))
     nearest = min(best, key=lambda key: parents[key][4] if parents[key] else 0)
     return _Exploration(parents, nearest, best_locked > start_locked, None, nodes, not stack)

@@ -205,7 +205,10 @@ def table_changes(request: SiteRequest, game: Game) -> HttpResponse:
     shown_hint = game.hint if game.hint_version == game.version - 1 else ""
     before = table_slots(game.previous, hint=shown_hint)
     context["changed"] = [
-        slot for row, row_before in zip(context["slots"], before) for slot, was in zip(row, row_before) if slot != was
+        slot
+        for row, row_before in zip(context["slots"], before, strict=True)
+        for slot, was in zip(row, row_before, strict=True)
+        if slot != was
     ]
     response = render(request, "games/_table_changes.html", context)
     figures = {

@@ -16,7 +16,9 @@ GAME_URL = re.compile(r"/game/(\d+)/$")
 TABLE = """() => {
   var grid = document.getElementById("grid");
   var figures = {};
-  for (var a of grid.attributes) if (a.name.startsWith("data-") && a.name !== "data-elapsed-ms") figures[a.name] = a.value;
+  for (var a of grid.attributes) {
+    if (a.name.startsWith("data-") && a.name !== "data-elapsed-ms") figures[a.name] = a.value;
+  }
   figures.version_field = grid.querySelector("input[name=version]").value;
   var slots = Array.from(grid.querySelectorAll("button.slot")).map(function (s) {
     return [s.id, s.dataset.slot, s.dataset.card, s.className, s.getAttribute("aria-label"), s.textContent,
