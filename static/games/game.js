@@ -56,12 +56,19 @@
     // The same words again (two undos) must change the region, or they are not said.
     region.textContent = text && text === region.textContent ? text + "\u00a0" : text;
   }
+  // Once per answer: each element it swapped in (an answer of the slots that changed has a
+  // few) settles with an event of its own.
+  function firstFor(event, seen) {
+    var xhr = event.detail && event.detail.xhr;
+    if (xhr && seen.xhr === xhr) return false;
+    seen.xhr = xhr;
+    return true;
+  }
   // After each action: what it did (the server's words in #said) and the note; once per
   // answer, though its grid and its status bar each settle.
-  var saidFor = null;
+  var announced = {};
   document.addEventListener("htmx:afterSettle", function (event) {
-    if (event.detail.xhr && event.detail.xhr === saidFor) return;
-    saidFor = event.detail.xhr;
+    if (!firstFor(event, announced)) return;
     var note = document.querySelector("#status .note");
     var said = document.getElementById("said");
     if (!note) return;
@@ -152,7 +159,9 @@
     var detail = event.detail, path = (detail.pathInfo && detail.pathInfo.requestPath) || "";
     restore = { slot: el.dataset.slot, id: el.id, kind: (path.match(/\/(undo|redo|shuffle)\/$/) || [])[1], before: cards() };
   });
-  document.addEventListener("htmx:afterSettle", function () {
+  var roved = {};
+  document.addEventListener("htmx:afterSettle", function (event) {
+    if (!firstFor(event, roved)) return;
     var was = restore, target = null;
     restore = null;
     rove();
@@ -270,8 +279,9 @@
     });
   }
   if (window.htmx) htmx.config.globalViewTransitions = true;
+  var named = {};
   document.addEventListener("DOMContentLoaded", nameCards);
-  document.addEventListener("htmx:afterSwap", nameCards);
+  document.addEventListener("htmx:afterSwap", function (event) { if (firstFor(event, named)) nameCards(); });
   // A swap that comes while cards still slide (quick plays) is not animated, as a second
   // view transition would cut the first short; nor are "Show me"'s, which keep its pace.
   var slid = -Infinity;
