@@ -68,6 +68,8 @@ def test_a_move_sends_only_the_slots_that_changed_and_they_make_the_table_of_now
     same_table(board, table_now(client, game))
     assert f"{src[0]}-{src[1]}" in names  # the card left its slot
     assert 2 <= len(names) < 13, names
+    whole = client.get(f"/game/{game.pk}/", headers=HTMX)
+    assert len(response.content) < len(whole.content) / 4  # about 2 KB of HTML against 15
     assert not parse_html(response).find_all(id="grid")  # the grid stays in the page
 
 
