@@ -559,6 +559,16 @@ def test_an_htmx_move_by_a_guest_reads_the_game_once_and_writes_two_rows(client,
     assert Action.objects.filter(game=game).count() == 1
 
 
+def test_a_move_answered_with_only_what_changed_makes_the_same_statements(client, game, django_assert_num_queries):
+    row, col = a_movable_slot(game)
+    with django_assert_num_queries(5) as queries:
+        response = client.post(
+            f"/game/{game.pk}/move/", {"version": 0, "slot": f"{row}-{col}", "answer": "changes"}, headers=HTMX
+        )
+    assert response.status_code == 200 and response["HX-Reswap"] == "none"
+    assert statements(queries) == GUEST_MOVE
+
+
 def test_an_htmx_move_by_a_signed_in_player_reads_the_session_and_the_user_besides(
     client, django_user_model, django_assert_num_queries
 ):
