@@ -232,23 +232,29 @@
     clearTimeout(demo.timer);
     showDemoButton();
   }
+  // A post the script makes for the player (a drag, "Show me") goes from the button it
+  // stands for, with the grid's form: not from the form itself, since htmx remembers the
+  // form's last clicked button (Undo, say) and would post to that button's address instead;
+  // an answer of only what changed leaves the form, and that memory, in place.
+  function postFrom(button, path, values) {
+    if (!button) return stopDemo();
+    htmx.ajax("POST", path, { source: button, target: document.getElementById("grid"), swap: "outerHTML", values: values || {} });
+  }
   function demoStep() {
     var grid = document.getElementById("grid");
     if (!demo.on || !grid || grid.dataset.status !== "playing" || !window.htmx) return stopDemo();
     var hint = grid.dataset.hint;
     if (!hint) {
       var ask = document.getElementById("hint-button");
-      return ask ? htmx.ajax("POST", ask.getAttribute("formaction"), { source: grid, target: grid, swap: "outerHTML" }) : stopDemo();
+      return postFrom(ask, ask && ask.getAttribute("formaction"));
     }
     if (hint === "none") return stopDemo();
     if (hint === "shuffle") {
       var shuffle = document.querySelector("#status button.hinted");
-      return shuffle ? htmx.ajax("POST", shuffle.getAttribute("formaction"), { source: grid, target: grid, swap: "outerHTML" }) : stopDemo();
+      return postFrom(shuffle, shuffle && shuffle.getAttribute("formaction"));
     }
     var parts = hint.split(">");
-    htmx.ajax("POST", grid.getAttribute("hx-post"), {
-      source: grid, target: grid, swap: "outerHTML", values: { slot: parts[0], to: parts[1] },
-    });
+    postFrom(slotAt(parts[0]), grid.getAttribute("hx-post"), { slot: parts[0], to: parts[1] });
   }
   document.addEventListener("click", function (event) {
     var button = event.target.closest && event.target.closest("#demo");
@@ -331,9 +337,7 @@
     document.addEventListener("click", swallow, true);
     setTimeout(function () { document.removeEventListener("click", swallow, true); }, 0);
     if (!gap || !grid || !window.htmx) return;
-    htmx.ajax("POST", grid.getAttribute("hx-post"), {
-      source: grid, target: grid, swap: "outerHTML", values: { slot: was.from, to: gap.dataset.slot },
-    });
+    postFrom(slotAt(was.from), grid.getAttribute("hx-post"), { slot: was.from, to: gap.dataset.slot });
   });
   document.addEventListener("pointercancel", endDrag);
 })();

@@ -54,3 +54,35 @@ def test_a_drag_to_a_gap_the_card_does_not_fit_changes_nothing(live_server, page
     expect(page.locator("#status .warning")).to_be_visible()
     expect(grid).to_have_attribute("data-moves", "0")
     assert Game.objects.get(pk=game.pk).version == 0
+
+
+DRAG_WITHOUT_FOCUS = """([source, target]) => {
+  const from = document.querySelector(`#grid [data-slot="${source}"]`).getBoundingClientRect();
+  const to = document.querySelector(`#grid [data-slot="${target}"]`).getBoundingClientRect();
+  const at = (box) => ({clientX: box.x + box.width / 2, clientY: box.y + box.height / 2, bubbles: true, button: 0});
+  document.querySelector(`#grid [data-slot="${source}"]`).dispatchEvent(new PointerEvent("pointerdown", at(from)));
+  document.dispatchEvent(new PointerEvent("pointermove", at(to)));
+  document.elementFromPoint(at(to).clientX, at(to).clientY).dispatchEvent(new PointerEvent("pointerup", at(to)));
+}"""
+
+
+def test_a_drag_after_undo_clicked_without_focus_posts_a_move(live_server, page: Page):
+    """Safari and taps click buttons without focusing them, so htmx keeps Undo as the grid
+    form's last clicked button; the drag must still post a move, not a second undo."""
+    game = start(page, live_server)
+    grid = page.locator("#grid")
+    settled = page.locator(".htmx-request, .htmx-settling")  # a post in flight drops the next (hx-sync)
+    page.evaluate("document.querySelector('#grid .slot.movable').click()")
+    expect(grid).to_have_attribute("data-version", "1")
+    expect(settled).to_have_count(0)
+    page.evaluate("document.querySelector(\"#status button[formaction$='/undo/']\").click()")
+    expect(grid).to_have_attribute("data-version", "2")
+    expect(settled).to_have_count(0)
+    move = next(m for m in Game.objects.get(pk=game.pk).state().position.legal_moves() if m.dst[1] != 0)
+    posted = []
+    page.on("request", lambda request: posted.append(request.url) if request.method == "POST" else None)
+    # The drag as Safari makes it: pointer events, and no button takes the focus.
+    page.evaluate(DRAG_WITHOUT_FOCUS, [f"{move.src[0]}-{move.src[1]}", f"{move.dst[0]}-{move.dst[1]}"])
+    expect(grid).to_have_attribute("data-version", "3")
+    assert posted and posted[-1].endswith("/move/"), posted
+    assert list(Game.objects.get(pk=game.pk).actions.values_list("kind", flat=True)) == ["move", "undo", "move"]
