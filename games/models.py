@@ -142,7 +142,11 @@ class Game(models.Model):
     @property
     def hint_now(self) -> str:
         """The hint found for the game as it is now, or "" if none was asked for."""
-        return self.hint if self.hint_version == self.version and not self.is_over else ""
+        return "" if self.is_over else self.hint_at(self.version)
+
+    def hint_at(self, version: int) -> str:
+        """The hint found for the game at ``version`` (the one kept is the latest asked for), or ""."""
+        return self.hint if self.hint_version == version else ""
 
     @property
     def seed_shown(self) -> bool:

@@ -202,8 +202,7 @@ def table_changes(request: SiteRequest, game: Game) -> HttpResponse:
     if game.previous is None or game.is_over:
         return _table(request, game)
     context = table_context(request, game)
-    shown_hint = game.hint if game.hint_version == game.version - 1 else ""
-    before = table_slots(game.previous, hint=shown_hint)
+    before = table_slots(game.previous, hint=game.hint_at(game.version - 1))
     context["changed"] = [
         slot
         for row, row_before in zip(context["slots"], before, strict=True)

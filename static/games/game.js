@@ -237,8 +237,8 @@
   // form's last clicked button (Undo, say) and would post to that button's address instead;
   // an answer of only what changed leaves the form, and that memory, in place.
   function postFrom(button, path, values) {
-    if (!button) return stopDemo();
-    htmx.ajax("POST", path, { source: button, target: document.getElementById("grid"), swap: "outerHTML", values: values || {} });
+    if (!button) return null;
+    return htmx.ajax("POST", path, { source: button, target: document.getElementById("grid"), swap: "outerHTML", values: values || {} });
   }
   function demoStep() {
     var grid = document.getElementById("grid");
@@ -246,15 +246,15 @@
     var hint = grid.dataset.hint;
     if (!hint) {
       var ask = document.getElementById("hint-button");
-      return postFrom(ask, ask && ask.getAttribute("formaction"));
+      return postFrom(ask, ask && ask.getAttribute("formaction")) || stopDemo();
     }
     if (hint === "none") return stopDemo();
     if (hint === "shuffle") {
       var shuffle = document.querySelector("#status button.hinted");
-      return postFrom(shuffle, shuffle && shuffle.getAttribute("formaction"));
+      return postFrom(shuffle, shuffle && shuffle.getAttribute("formaction")) || stopDemo();
     }
     var parts = hint.split(">");
-    postFrom(slotAt(parts[0]), grid.getAttribute("hx-post"), { slot: parts[0], to: parts[1] });
+    postFrom(slotAt(parts[0]), grid.getAttribute("hx-post"), { slot: parts[0], to: parts[1] }) || stopDemo();
   }
   document.addEventListener("click", function (event) {
     var button = event.target.closest && event.target.closest("#demo");
