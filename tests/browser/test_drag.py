@@ -57,6 +57,7 @@ def test_a_drag_to_a_gap_the_card_does_not_fit_changes_nothing(live_server, page
 
 
 DRAG_WITHOUT_FOCUS = """([source, target]) => {
+  document.getElementById("grid").scrollIntoView({block: "center"});  // elementFromPoint needs the slots in view
   const from = document.querySelector(`#grid [data-slot="${source}"]`).getBoundingClientRect();
   const to = document.querySelector(`#grid [data-slot="${target}"]`).getBoundingClientRect();
   const at = (box) => ({clientX: box.x + box.width / 2, clientY: box.y + box.height / 2, bubbles: true, button: 0});
