@@ -163,7 +163,8 @@ def game_act(
     between).  The UPDATE, the log row and a win's ranking are one transaction.
     """
     kind = engine.ActionKind(kind)
-    game = owned_games(owner, pk=game_id).get()
+    games = owned_games(owner, pk=game_id)  # built once: the read and the compare-and-set share it
+    game = games.get()
     if game.version != version:
         raise StaleVersion(game)
     state, undo_below, redo_below = game.state(), 0, 0
@@ -201,9 +202,9 @@ def game_act(
     game.previous = previous
     changed = {field: getattr(game, field) for field, value in was.items() if getattr(game, field) != value}
     with transaction.atomic():
-        written = owned_games(owner, pk=game_id, version=version).update(**changed)
+        written = games.filter(version=version).update(**changed)
         if not written:  # another tab or click got there first
-            raise StaleVersion(owned_games(owner, pk=game_id).get())
+            raise StaleVersion(games.get())
         game.logged = Action.objects.create(
             game_id=game.pk,
             number=game.version,
@@ -226,7 +227,8 @@ def hint_for(*, owner: Owner, game_id: int, version: int) -> Game:
     The solver sees only what the player sees, the position and the shuffles left
     (docs/RULES.md, "Hints"); it searches within its node budget, inside the request.
     """
-    game = owned_games(owner, pk=game_id).get()
+    games = owned_games(owner, pk=game_id)
+    game = games.get()
     if game.version != version:
         raise StaleVersion(game)
     if game.is_over:
@@ -236,11 +238,9 @@ def hint_for(*, owner: Owner, game_id: int, version: int) -> Game:
     state = game.state()
     advice = solver.hint(state.position, state.shuffles_left)
     game.hint, game.hint_version, game.assisted = hint_text(advice), version, True
-    written = owned_games(owner, pk=game_id, version=version).update(
-        hint=game.hint, hint_version=version, assisted=True
-    )
+    written = games.filter(version=version).update(hint=game.hint, hint_version=version, assisted=True)
     if not written:  # an action got there first
-        raise StaleVersion(owned_games(owner, pk=game_id).get())
+        raise StaleVersion(games.get())
     return game
 
 
