@@ -86,6 +86,8 @@ GRID_RE = re.compile(r'data-version="(\d+)" data-status="(\w+)" data-moves="\d+"
 MOVABLE_RE = re.compile(
     r'data-slot="([0-3]-\d{1,2})" data-card="\w\w" aria-label="[^"]*" class="slot card[^"]* movable"'
 )
+# What the page's table was drawn with (language, marking), which its form posts back.
+DRAWN_RE = re.compile(r'name="drawn" value="([^"]*)"')
 # The answer to an action the page sends (answer=changes, views.table_changes): the slots that
 # changed, swapped in by name, each with its class list; the grid's figures come in a header.
 CHANGED_RE = re.compile(r'hx-swap-oob="outerHTML:#grid \[data-slot=\'([0-3]-\d{1,2})\'\]"[^>]*? class="slot ([^"]*)"')
@@ -274,6 +276,7 @@ class Player:
         self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
         self.cookies: dict[str, str] = {}
         self.game_path = ""
+        self.drawn = ""  # the grid form's field "drawn", urlencoded
         self.version = 0
         self.status = ""
         self.shuffles_left = 0
@@ -322,6 +325,8 @@ class Player:
         if grid is None:
             raise ServerError("no grid in the answer")
         self.version, self.status, self.shuffles_left = int(grid[1]), grid[2], int(grid[3])
+        drawn = DRAWN_RE.search(text)
+        self.drawn = urlencode({"drawn": drawn[1]}) if drawn else ""
         self.movable = set(MOVABLE_RE.findall(text))
         if len(self.movable) != text.count(' movable"'):  # the markup changed under the pattern
             raise ServerError("the movable cards could not be read from the grid")
@@ -367,9 +372,10 @@ class Player:
             raise ServerError(f"POST /accounts/signup/: {status}")
 
     def post(self, tally: Tally, action: str, body: str) -> tuple[int, float]:
-        # As the game page's grid form posts: it asks for only what changed.
+        # As the game page's grid form posts: it asks for only what changed, and says what
+        # its table was drawn with.
         status, headers, text, seconds = self.request(
-            tally, "POST", f"{self.game_path}{action}/", body + "&answer=changes", htmx=True
+            tally, "POST", f"{self.game_path}{action}/", f"{body}&answer=changes&{self.drawn}", htmx=True
         )
         if status in EXPECTED_REFUSALS:
             tally.refusals += 1

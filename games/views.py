@@ -3,8 +3,10 @@
 Every action is a POST that works as a plain form (POST, redirect, GET) and, sent by
 htmx, answers with just the table: templates/games/_table.html, the grid and the status
 bar that the game page includes, or, as the game page asks (answer=changes), only the
-slots that changed and the status bar (:func:`table_changes`).  Refusals answer 4xx with
-the whole table and a note, which htmx is configured to swap in (templates/base.html).
+slots that changed and the status bar (:func:`table_changes`), when the page's table was
+drawn in the same language and marking (its field ``drawn``, :func:`drawn_as`).  Refusals
+answer 4xx with the whole table and a note, which htmx is configured to swap in
+(templates/base.html).
 """
 
 from __future__ import annotations
@@ -14,13 +16,13 @@ from functools import wraps
 
 from django.conf import settings
 from django.contrib import messages
-from django.http import Http404, HttpResponse, HttpResponseRedirect
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.utils.cache import patch_vary_headers
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, ngettext
+from django.utils.translation import get_language, gettext_lazy, ngettext
 from django.views.decorators.http import require_POST, require_safe
 from django_htmx.http import reswap, trigger_client_event
 
@@ -161,6 +163,19 @@ class StatusBar:
     tick_ms_left: int  # how long the page's clock may tick on before the idle cap
 
 
+def drawn_as(request: HttpRequest) -> str:
+    """What a table's drawing depends on besides the game: the language and whether cards
+    that can move are marked.  The grid form posts it back (its field ``drawn``), so that a
+    page drawn otherwise, before another tab changed either, gets its whole table again
+    rather than a few slots drawn differently from the rest."""
+    return f"{get_language()} {'marked' if marks_movable(request) else 'plain'}"
+
+
+def marks_movable(request: HttpRequest) -> bool:
+    """Whether the table marks the cards that can move (on unless this browser turned it off)."""
+    return request.COOKIES.get(MARK_MOVABLE_COOKIE) != "0"
+
+
 def table_context(request: SiteRequest, game: Game, note: str = "") -> dict:
     """What the table's templates (_grid.html, _status.html) draw: the slots and the status bar."""
     now = timezone.now()
@@ -181,7 +196,8 @@ def table_context(request: SiteRequest, game: Game, note: str = "") -> dict:
             elapsed_ms=elapsed_at(game, now),
             tick_ms_left=max(0, cap_ms - idle_ms) if running else 0,
         ),
-        "mark_movable": request.COOKIES.get(MARK_MOVABLE_COOKIE) != "0",
+        "mark_movable": marks_movable(request),
+        "drawn_as": drawn_as(request),
         "max_actions": engine.MAX_ACTIONS,
         "verdict_steps": line_words(game.verdict_line),
         "bests": personal_bests(game) if game.status == engine.Status.WON else [],
@@ -271,7 +287,12 @@ def answers_with_table(view):
             game, note, status = refusal.game, refusal_text(refusal.reason), 422
         except BadPost:
             game, note, status = _owned_game(request, pk), _("That request was not understood."), 400
-        if request.htmx and status == 200 and request.POST.get("answer") == "changes":
+        if (
+            request.htmx
+            and status == 200
+            and request.POST.get("answer") == "changes"
+            and request.POST.get("drawn") == drawn_as(request)
+        ):
             return table_changes(request, game)
         if request.htmx:
             return _table(request, game, note, status)

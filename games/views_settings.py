@@ -12,7 +12,7 @@ from django.views.decorators.http import require_http_methods
 
 from games.forms import SettingsForm
 from games.ownership import set_lasting_cookie
-from games.views import MARK_MOVABLE_COOKIE
+from games.views import MARK_MOVABLE_COOKIE, marks_movable
 
 THEME_COOKIE = "addiction_theme"  # "light" or "dark"; none (or "auto") follows the device
 MOTION_COOKIE = "addiction_motion"  # "on" or "off"; none (or "auto") follows the device
@@ -23,7 +23,7 @@ def chosen(request: HttpRequest) -> dict:
     theme = request.COOKIES.get(THEME_COOKIE)
     motion = request.COOKIES.get(MOTION_COOKIE)
     return {
-        "mark_movable": request.COOKIES.get(MARK_MOVABLE_COOKIE) != "0",
+        "mark_movable": marks_movable(request),
         "theme": theme if theme in ("light", "dark") else "auto",
         "motion": motion if motion in ("on", "off") else "auto",
     }

@@ -286,6 +286,17 @@ def parse_html(page) -> Element:
     return builder.root
 
 
+def grid_form_fields(page) -> dict[str, str]:
+    """The hidden fields the grid form of ``page`` (a response, or HTML) posts with every
+    action, the CSRF token aside: version, answer, drawn."""
+    form = parse_html(page).find(id="grid")
+    return {
+        field["name"]: field.get("value", "")
+        for field in form.find_all("input", type="hidden")
+        if field["name"] != "csrfmiddlewaretoken"
+    }
+
+
 def text_of(page) -> str:
     """The words a reader sees on ``page`` (a response, or HTML), white space collapsed."""
     return parse_html(page).text

@@ -11,7 +11,16 @@ import pytest
 
 from games.models import Game
 from games.services import hint_for
-from tests.helpers import HTMX, ONE_MOVE_FROM_WIN, a_movable_slot, grid, parse_html, set_layout, without_clock
+from tests.helpers import (
+    HTMX,
+    ONE_MOVE_FROM_WIN,
+    a_movable_slot,
+    grid,
+    grid_form_fields,
+    parse_html,
+    set_layout,
+    without_clock,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -24,8 +33,9 @@ def table_now(client, game: Game):
 
 
 def act_for_changes(client, game: Game, kind: str, **fields):
-    """POST an action as the game page's grid form does (with answer=changes)."""
-    data = {"version": Game.objects.get(pk=game.pk).version, "answer": "changes", **fields}
+    """POST an action as the game page's grid form does, with the fields the page holds now
+    (answer=changes, and what its table was drawn with)."""
+    data = {**grid_form_fields(client.get(f"/game/{game.pk}/")), **fields}
     return client.post(f"/game/{game.pk}/{kind}/", data, headers=HTMX)
 
 
@@ -109,7 +119,11 @@ def test_a_stale_page_gets_the_whole_table_as_before(client, game, version_offse
     act_for_changes(client, game, "move", slot="{}-{}".format(*a_movable_slot(game)))
     response = client.post(
         f"/game/{game.pk}/move/",
-        {"version": Game.objects.get(pk=game.pk).version + version_offset, "slot": "0-0", "answer": "changes"},
+        {
+            **grid_form_fields(client.get(f"/game/{game.pk}/")),
+            "version": Game.objects.get(pk=game.pk).version + version_offset,
+            "slot": "0-0",
+        },
         headers=HTMX,
     )
     assert response.status_code == status and not response.has_header("HX-Reswap")
@@ -140,6 +154,31 @@ def test_without_answer_changes_an_action_gets_the_whole_table(client, game):
 def test_the_game_page_asks_for_changes(client, game):
     form = parse_html(client.get(f"/game/{game.pk}/")).find(id="grid")
     assert form.find("input", name="answer")["value"] == "changes"
+
+
+def test_the_grid_form_says_what_its_table_was_drawn_with(client, game):
+    assert grid_form_fields(client.get(f"/game/{game.pk}/"))["drawn"] == "en marked"
+    client.cookies["django_language"] = "it"
+    client.cookies["addiction_mark_movable"] = "0"
+    assert grid_form_fields(client.get(f"/game/{game.pk}/"))["drawn"] == "it plain"
+
+
+@pytest.mark.parametrize(
+    "cookie, value, now", [("django_language", "nl", "nl marked"), ("addiction_mark_movable", "0", "en plain")]
+)
+def test_a_page_drawn_before_another_tab_changed_its_language_or_marking_gets_the_whole_table(
+    client, game, cookie, value, now
+):
+    """Another tab chose another language or turned the marking off: this page's next action
+    gets the whole table, drawn as now, not a few slots drawn unlike the rest."""
+    fields = grid_form_fields(client.get(f"/game/{game.pk}/"))  # drawn "en marked"
+    client.cookies[cookie] = value
+    src = a_movable_slot(game)
+    response = client.post(f"/game/{game.pk}/move/", {**fields, "slot": f"{src[0]}-{src[1]}"}, headers=HTMX)
+    assert response.status_code == 200 and not response.has_header("HX-Reswap")
+    assert grid_form_fields(response)["drawn"] == now
+    same_table(grid(response), table_now(client, game))
+    assert ("mark-movable" in grid(response).attrs["class"].split()) == now.endswith("marked")
 
 
 def game_owner(game: Game):

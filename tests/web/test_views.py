@@ -563,7 +563,9 @@ def test_a_move_answered_with_only_what_changed_makes_the_same_statements(client
     row, col = a_movable_slot(game)
     with django_assert_num_queries(5) as queries:
         response = client.post(
-            f"/game/{game.pk}/move/", {"version": 0, "slot": f"{row}-{col}", "answer": "changes"}, headers=HTMX
+            f"/game/{game.pk}/move/",
+            {"version": 0, "slot": f"{row}-{col}", "answer": "changes", "drawn": "en marked"},
+            headers=HTMX,
         )
     assert response.status_code == 200 and response["HX-Reswap"] == "none"
     assert statements(queries) == GUEST_MOVE
