@@ -265,10 +265,48 @@ class Tally:
             self.error_samples.append(text)
 
 
-class Player:
+class Table:
+    """A player's table as the page shows it: read from a whole table, or kept up to date
+    with answers of only what changed, as htmx and game.js do in the browser."""
+
+    def __init__(self) -> None:
+        self.drawn = ""  # the grid form's field "drawn", urlencoded
+        self.version = 0
+        self.status = ""
+        self.shuffles_left = 0
+        self.movable: set[str] = set()
+
+    def read_board(self, text: str) -> None:
+        grid = GRID_RE.search(text)
+        if grid is None:
+            raise ServerError("no grid in the answer")
+        self.version, self.status, self.shuffles_left = int(grid[1]), grid[2], int(grid[3])
+        drawn = DRAWN_RE.search(text)
+        self.drawn = urlencode({"drawn": drawn[1]}) if drawn else ""
+        self.movable = set(MOVABLE_RE.findall(text))
+        if len(self.movable) != text.count(' movable"'):  # the markup changed under the pattern
+            raise ServerError("the movable cards could not be read from the grid")
+
+    def read_changes(self, headers, text: str) -> None:
+        """Apply an answer of only what changed: its slots, and the grid's figures from its header."""
+        figures = json.loads(headers["HX-Trigger-After-Swap"])["table-changed"]["grid"]
+        self.version, self.status = int(figures["data-version"]), figures["data-status"]
+        self.shuffles_left = int(figures["data-shuffles-left"])
+        changed = CHANGED_RE.findall(text)
+        if len(changed) != text.count('"outerHTML:#grid [data-slot='):  # the markup changed under the pattern
+            raise ServerError("the changed slots could not be read from the answer")
+        for name, classes in changed:
+            if classes.endswith(" movable"):
+                self.movable.add(name)
+            else:
+                self.movable.discard(name)
+
+
+class Player(Table):
     """One browser: its own cookies and keep-alive connection, playing one game at a time."""
 
     def __init__(self, port: int, seed: int):
+        super().__init__()
         self.seed = seed
         self.port = port
         self.origin = f"http://127.0.0.1:{port}"
@@ -276,11 +314,6 @@ class Player:
         self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
         self.cookies: dict[str, str] = {}
         self.game_path = ""
-        self.drawn = ""  # the grid form's field "drawn", urlencoded
-        self.version = 0
-        self.status = ""
-        self.shuffles_left = 0
-        self.movable: set[str] = set()
 
     def reconnect(self) -> None:
         self.conn.close()
@@ -319,31 +352,6 @@ class Player:
             cookie.load(header)
             self.cookies.update({name: morsel.value for name, morsel in cookie.items()})
         return response.status, response.headers, text, seconds
-
-    def read_board(self, text: str) -> None:
-        grid = GRID_RE.search(text)
-        if grid is None:
-            raise ServerError("no grid in the answer")
-        self.version, self.status, self.shuffles_left = int(grid[1]), grid[2], int(grid[3])
-        drawn = DRAWN_RE.search(text)
-        self.drawn = urlencode({"drawn": drawn[1]}) if drawn else ""
-        self.movable = set(MOVABLE_RE.findall(text))
-        if len(self.movable) != text.count(' movable"'):  # the markup changed under the pattern
-            raise ServerError("the movable cards could not be read from the grid")
-
-    def read_changes(self, headers, text: str) -> None:
-        """Apply an answer of only what changed, as htmx and game.js do in the browser."""
-        figures = json.loads(headers["HX-Trigger-After-Swap"])["table-changed"]["grid"]
-        self.version, self.status = int(figures["data-version"]), figures["data-status"]
-        self.shuffles_left = int(figures["data-shuffles-left"])
-        changed = CHANGED_RE.findall(text)
-        if len(changed) != text.count('"outerHTML:#grid [data-slot='):  # the markup changed under the pattern
-            raise ServerError("the changed slots could not be read from the answer")
-        for name, classes in changed:
-            if classes.endswith(" movable"):
-                self.movable.add(name)
-            else:
-                self.movable.discard(name)
 
     def new_game(self, tally: Tally) -> None:
         deal = f"/deal/{self.rng.randint(1, MAX_DEAL)}/"

@@ -25,7 +25,6 @@ benchmarks/README.md ("Issue 9") reads these figures.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import random
 import re
@@ -37,6 +36,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+
+from load import Table  # noqa: E402
 
 CHILD = "MOVE_INSTRUCTIONS_MEASURE"  # set in the environment of the runs under callgrind
 PARTS = ["read", "update", "insert", "status bar", "table_slots", "form"]
@@ -54,28 +55,22 @@ def counting(on: bool) -> None:
     )
 
 
-class Guest:
-    """A guest who plays through the test client, reading the page and the answers as game.js does."""
+class Guest(Table):
+    """A guest who plays through the test client, reading the page and the answers as load.py's players do."""
 
     def __init__(self, seed: int):
         from django.test import Client
 
+        super().__init__()
         self.client = Client(secure=True)
         self.rng = random.Random(seed)
-        self.path, self.fields, self.status, self.shuffles_left = "", "", "", 0
-        self.movable: set[str] = set()
+        self.path = ""
 
     def new_game(self) -> None:
         """Start a random deal from its page, as a player does, and read the page."""
-        from load import DRAWN_RE, GRID_RE, MOVABLE_RE
-
         response = self.client.post(f"/deal/{self.rng.randint(1, 999_999_999)}/start/")
         self.path = response["Location"]
-        page = self.client.get(self.path).content.decode()
-        grid = GRID_RE.search(page)
-        self.version, self.status, self.shuffles_left = int(grid[1]), grid[2], int(grid[3])
-        self.fields = f"answer=changes&drawn={DRAWN_RE.search(page)[1].replace(' ', '+')}"
-        self.movable = set(MOVABLE_RE.findall(page))
+        self.read_board(self.client.get(self.path).content.decode())
 
     def step(self) -> None:
         if self.status != "playing" or not (self.movable or self.shuffles_left):
@@ -84,21 +79,11 @@ class Guest:
             action, extra = "move", f"&slot={self.rng.choice(sorted(self.movable))}"
         else:
             action, extra = "shuffle", ""
-        response = self.client.post(
-            f"{self.path}{action}/", f"{self.fields}&version={self.version}{extra}", content_type=FORM, headers=HTMX
-        )
+        body = f"answer=changes&{self.drawn}&version={self.version}{extra}"
+        response = self.client.post(f"{self.path}{action}/", body, content_type=FORM, headers=HTMX)
         if response.status_code != 200 or response.get("HX-Reswap") != "none":  # the game's end: a whole table
             return self.new_game()
-        self.apply(response)
-
-    def apply(self, response) -> None:
-        from load import CHANGED_RE
-
-        figures = json.loads(response["HX-Trigger-After-Swap"])["table-changed"]["grid"]
-        self.version, self.status = int(figures["data-version"]), figures["data-status"]
-        self.shuffles_left = int(figures["data-shuffles-left"])
-        for name, classes in CHANGED_RE.findall(response.content.decode()):
-            (self.movable.add if classes.endswith(" movable") else self.movable.discard)(name)
+        self.read_changes(response.headers, response.content.decode())
 
     def baseline(self) -> None:
         pk = self.path.strip("/").rsplit("/", 1)[-1]
@@ -126,7 +111,7 @@ def part(name: str, guest: Guest):
     request = RequestFactory().post("/", secure=True)
     request.owner, request.user = owner, AnonymousUser()
     context = {**views.table_context(request, game), "partial": True}
-    post = QueryDict(f"{guest.fields}&version={game.version}&slot=0-0")
+    post = QueryDict(f"answer=changes&{guest.drawn}&version={game.version}&slot=0-0")
     return {
         "read": lambda: owned_games(owner, pk=game.pk).get(),
         "update": lambda: (
