@@ -3,7 +3,7 @@
 Every action is a POST that works as a plain form (POST, redirect, GET) and, sent by
 htmx, answers with just the table: templates/games/_table.html, the grid and the status
 bar that the game page includes, or, as the game page asks (answer=changes), only the
-slots that changed and the status bar (:func:`table_changes`), when the page's table was
+slots and the parts of the status bar that changed (:func:`table_changes`), when the page's table was
 drawn in the same language and marking (its field ``drawn``, :func:`drawn_as`).  Refusals
 answer 4xx with the whole table and a note, which htmx is configured to swap in
 (templates/base.html).
@@ -161,6 +161,7 @@ class StatusBar:
     can_redo: bool
     elapsed_ms: int  # the game's time now
     tick_ms_left: int  # how long the page's clock may tick on before the idle cap
+    actions_key: str  # all that the actions (_actions.html) are drawn from: their fragment's cache key
 
 
 def drawn_as(request: HttpRequest) -> str:
@@ -183,6 +184,20 @@ def table_context(request: SiteRequest, game: Game, note: str = "") -> dict:
     running = game.started_at is not None and not game.is_over
     idle_ms = int((now - game.last_action_at).total_seconds() * 1000) if running and game.last_action_at else 0
     cap_ms = settings.ADDICTION_IDLE_CAP_SECONDS * 1000
+    stuck = not game.is_over and state.position.is_stuck()
+    actions_drawn_from = (
+        game.pk,
+        game.deal_number,
+        game.status,
+        game.shuffles_left,
+        game.assisted,
+        game.hint_now,
+        game.can_undo,
+        game.can_redo,
+        stuck,
+        request.user.is_authenticated,
+        get_language(),
+    )
     return {
         "game": game,
         "slots": table_slots(state, hint=game.hint_now),
@@ -190,11 +205,12 @@ def table_context(request: SiteRequest, game: Game, note: str = "") -> dict:
             note=note,
             said=said_words(game.logged.kind, game.logged.move, game.shuffles_left) if game.logged else "",
             hint=hint_words(game.hint_now, state.position) if game.hint_now else "",
-            stuck=not game.is_over and state.position.is_stuck(),
+            stuck=stuck,
             can_undo=game.can_undo,
             can_redo=game.can_redo,
             elapsed_ms=elapsed_at(game, now),
             tick_ms_left=max(0, cap_ms - idle_ms) if running else 0,
+            actions_key=" ".join(map(str, actions_drawn_from)),
         ),
         "mark_movable": marks_movable(request),
         "drawn_as": drawn_as(request),
@@ -211,9 +227,11 @@ def _table(request: SiteRequest, game: Game, note: str = "", status: int = 200) 
 def table_changes(request: SiteRequest, game: Game) -> HttpResponse:
     """htmx's answer to an action the game page sent, when the game goes on: only the slots
     whose drawing changed from the table the page showed (the game as it was before the
-    action, ``game.previous``, with its hint if one was shown), and the status bar.  The grid
-    stays in the page, with its figures sent in an event that game.js puts on it: a move
-    sends 2 KB of HTML rather than 15, and the browser swaps a few slots rather than 52.
+    action, ``game.previous``, with its hint if one was shown), and the parts of the status
+    bar that an action redraws (_status_live.html).  The grid and the counters stay in the
+    page, with their figures sent in an event that game.js puts in place (the grid's, and the
+    clock's): a move sends 2 KB of HTML rather than 15, and the browser swaps a few slots
+    rather than 52.
     Once the game is over, or when the action's previous table is unknown, the whole table."""
     if game.previous is None or game.is_over:
         return _table(request, game)
@@ -234,7 +252,8 @@ def table_changes(request: SiteRequest, game: Game) -> HttpResponse:
         "data-elapsed-ms": context["bar"].elapsed_ms,
         "data-hint": game.hint_now,  # "": no hint, the attribute goes
     }
-    trigger_client_event(response, "table-changed", {"grid": figures}, after="swap")
+    clock = {"data-elapsed-ms": context["bar"].elapsed_ms, "data-tick-ms-left": context["bar"].tick_ms_left}
+    trigger_client_event(response, "table-changed", {"grid": figures, "clock": clock}, after="swap")
     return reswap(response, "none")
 
 

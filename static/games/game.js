@@ -24,18 +24,31 @@
   document.addEventListener("DOMContentLoaded", start);
   document.addEventListener("htmx:afterSwap", start);
 
-  // An answer that sends only the slots that changed (views.table_changes) leaves the grid in
-  // place: its figures (version, status, moves, ...) come with the answer, and go on the grid
-  // and in its form's version field, before the answer settles.
+  // An answer that sends only what changed (views.table_changes) leaves the grid and the
+  // counters in place: their figures (version, status, moves, ...) come with the answer, and
+  // go on the grid, in its form's version field, in the counters and on the clock, before
+  // the answer settles.
+  function setFigures(element, figures) {
+    Object.keys(figures).forEach(function (name) {
+      var value = String(figures[name]);
+      if (value) element.setAttribute(name, value);
+      else element.removeAttribute(name);
+    });
+  }
   document.addEventListener("table-changed", function (event) {
     var grid = document.getElementById("grid"), figures = event.detail && event.detail.grid;
     if (!grid || !figures) return;
-    Object.keys(figures).forEach(function (name) {
-      var value = String(figures[name]);
-      if (value) grid.setAttribute(name, value);
-      else grid.removeAttribute(name);
-    });
+    setFigures(grid, figures);
     grid.querySelector("input[name=version]").value = figures["data-version"];
+    var moves = document.getElementById("moves-count"), left = document.getElementById("shuffles-left-count");
+    if (moves) moves.textContent = figures["data-moves"];
+    if (left) left.textContent = figures["data-shuffles-left"];
+    var clock = document.getElementById("clock");
+    if (clock && event.detail.clock) {
+      setFigures(clock, event.detail.clock);
+      clock.dataset.t0 = String(performance.now());
+      tick();
+    }
   });
 
   // Give up asks first.  Its button posts the grid's form (form="grid"), so the question

@@ -1,7 +1,8 @@
 """An action the game page sends (answer=changes) gets only what changed: the slots whose
-drawing changed, swapped in out of band, the status bar, and the grid's figures in an
-event (views.table_changes).  Applied to the table the page showed, they give exactly the
-table the server would draw now."""
+drawing changed and the parts of the status bar an action redraws, swapped in out of
+band, and the figures of the grid and the counters in an event (views.table_changes).
+Applied to the table the page showed, they give exactly the table the server would draw
+now."""
 
 from __future__ import annotations
 
@@ -61,8 +62,40 @@ def applied(board, response):
             board.attrs.pop(name, None)
         else:
             board.attrs[name] = str(value)
-    assert parse_html(response).find(id="status")["hx-swap-oob"] == "true"
     return board, names
+
+
+def drawing(element) -> tuple[list, str]:
+    """An element as drawn: its elements' tags and attributes (but the out-of-band marker,
+    and the CSRF fields that only whole pages have) and its text."""
+    shapes = [
+        (e.tag, {k: v for k, v in e.attrs.items() if k != "hx-swap-oob"})
+        for e in [element, *element.iter()]
+        if e.get("name") != "csrfmiddlewaretoken"
+    ]
+    return shapes, element.text
+
+
+def same_status(client, game: Game, response) -> None:
+    """The changes answer ``response`` brings the status bar a reload draws now: its redrawn
+    parts (the note, the actions, and what the action did), each out of band by its id, and
+    the counters' figures in its event."""
+    answer = parse_html(response)
+    assert not answer.find_all(id="status")  # the status bar stays, and so do its counters
+    # The game page as a reload draws it, whose actions are drawn afresh, not taken from the cache.
+    now = parse_html(client.get(f"/game/{game.pk}/")).find(id="status")
+    for name in ("note", "actions"):
+        part = answer.find(id=name)
+        assert part["hx-swap-oob"] == "true"
+        assert drawing(part) == drawing(now.find(id=name)), name
+    said = answer.find(id="said")  # what this action did: a reload has no action to say
+    assert said["hx-swap-oob"] == "true" and said.text and "hidden" in said.attrs
+    event = json.loads(response["HX-Trigger-After-Swap"])["table-changed"]
+    assert str(event["grid"]["data-moves"]) == now.find(id="moves-count").text
+    assert str(event["grid"]["data-shuffles-left"]) == now.find(id="shuffles-left-count").text
+    clock = now.find(id="clock")
+    assert event["clock"]["data-elapsed-ms"] <= int(clock["data-elapsed-ms"])  # time moves on
+    assert 0 <= event["clock"]["data-tick-ms-left"] and int(clock["data-tick-ms-left"]) >= 0
 
 
 def same_table(one, other) -> None:
@@ -76,6 +109,7 @@ def test_a_move_sends_only_the_slots_that_changed_and_they_make_the_table_of_now
     response = act_for_changes(client, game, "move", slot=f"{src[0]}-{src[1]}")
     board, names = applied(before, response)
     same_table(board, table_now(client, game))
+    same_status(client, game, response)
     assert f"{src[0]}-{src[1]}" in names  # the card left its slot
     assert 2 <= len(names) < 13, names
     whole = client.get(f"/game/{game.pk}/", headers=HTMX)
@@ -91,8 +125,10 @@ def test_undo_redo_and_shuffle_send_changes_that_make_the_table_of_now(client, g
         ("redo", {}),
         ("shuffle", {}),
     ):
-        board, _names = applied(board, act_for_changes(client, game, kind, **fields))
+        response = act_for_changes(client, game, kind, **fields)
+        board, _names = applied(board, response)
         same_table(board, table_now(client, game))
+        same_status(client, game, response)
     assert board.shuffles_left == 2 and board.version == 4
 
 
