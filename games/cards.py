@@ -10,25 +10,57 @@ from django.utils.translation import gettext_lazy, ngettext
 
 from games import engine
 
-RANK_NAMES = {
-    "2": gettext_lazy("Two"),
-    "3": gettext_lazy("Three"),
-    "4": gettext_lazy("Four"),
-    "5": gettext_lazy("Five"),
-    "6": gettext_lazy("Six"),
-    "7": gettext_lazy("Seven"),
-    "8": gettext_lazy("Eight"),
-    "9": gettext_lazy("Nine"),
-    "T": gettext_lazy("Ten"),
-    "J": gettext_lazy("Jack"),
-    "Q": gettext_lazy("Queen"),
-    "K": gettext_lazy("King"),
-}
-SUIT_NAMES = {
-    "S": gettext_lazy("spades"),
-    "H": gettext_lazy("hearts"),
-    "D": gettext_lazy("diamonds"),
-    "C": gettext_lazy("clubs"),
+# Each card's name whole, so that each language says it its own way (the order of the words,
+# a rank's gender) and a name costs one lookup in the catalog.
+CARD_NAMES = {
+    "2S": gettext_lazy("Two of spades"),
+    "3S": gettext_lazy("Three of spades"),
+    "4S": gettext_lazy("Four of spades"),
+    "5S": gettext_lazy("Five of spades"),
+    "6S": gettext_lazy("Six of spades"),
+    "7S": gettext_lazy("Seven of spades"),
+    "8S": gettext_lazy("Eight of spades"),
+    "9S": gettext_lazy("Nine of spades"),
+    "TS": gettext_lazy("Ten of spades"),
+    "JS": gettext_lazy("Jack of spades"),
+    "QS": gettext_lazy("Queen of spades"),
+    "KS": gettext_lazy("King of spades"),
+    "2H": gettext_lazy("Two of hearts"),
+    "3H": gettext_lazy("Three of hearts"),
+    "4H": gettext_lazy("Four of hearts"),
+    "5H": gettext_lazy("Five of hearts"),
+    "6H": gettext_lazy("Six of hearts"),
+    "7H": gettext_lazy("Seven of hearts"),
+    "8H": gettext_lazy("Eight of hearts"),
+    "9H": gettext_lazy("Nine of hearts"),
+    "TH": gettext_lazy("Ten of hearts"),
+    "JH": gettext_lazy("Jack of hearts"),
+    "QH": gettext_lazy("Queen of hearts"),
+    "KH": gettext_lazy("King of hearts"),
+    "2D": gettext_lazy("Two of diamonds"),
+    "3D": gettext_lazy("Three of diamonds"),
+    "4D": gettext_lazy("Four of diamonds"),
+    "5D": gettext_lazy("Five of diamonds"),
+    "6D": gettext_lazy("Six of diamonds"),
+    "7D": gettext_lazy("Seven of diamonds"),
+    "8D": gettext_lazy("Eight of diamonds"),
+    "9D": gettext_lazy("Nine of diamonds"),
+    "TD": gettext_lazy("Ten of diamonds"),
+    "JD": gettext_lazy("Jack of diamonds"),
+    "QD": gettext_lazy("Queen of diamonds"),
+    "KD": gettext_lazy("King of diamonds"),
+    "2C": gettext_lazy("Two of clubs"),
+    "3C": gettext_lazy("Three of clubs"),
+    "4C": gettext_lazy("Four of clubs"),
+    "5C": gettext_lazy("Five of clubs"),
+    "6C": gettext_lazy("Six of clubs"),
+    "7C": gettext_lazy("Seven of clubs"),
+    "8C": gettext_lazy("Eight of clubs"),
+    "9C": gettext_lazy("Nine of clubs"),
+    "TC": gettext_lazy("Ten of clubs"),
+    "JC": gettext_lazy("Jack of clubs"),
+    "QC": gettext_lazy("Queen of clubs"),
+    "KC": gettext_lazy("King of clubs"),
 }
 SUIT_SYMBOLS = {"S": "\u2660", "H": "\u2665", "D": "\u2666", "C": "\u2663"}
 RANK_FACES = {"T": "10"}
@@ -133,7 +165,7 @@ def said_words(kind: str, move: str, shuffles_left: int) -> str:
 
 def card_name(token: str) -> str:
     """A card's name in the active language: "Seven of hearts"."""
-    return _("%(rank)s of %(suit)s") % {"rank": RANK_NAMES[token[0]], "suit": SUIT_NAMES[token[1]]}
+    return str(CARD_NAMES[token])
 
 
 class SlotView(NamedTuple):
@@ -198,12 +230,13 @@ class SlotView(NamedTuple):
             return _("Gap, row %(row)s, column %(col)s, %(card)s fits") % {**where, "card": card_name(self.fit)}
         if not self.card:
             return _("Gap, row %(row)s, column %(col)s, nothing can go here") % where
-        state = _("can move") if self.movable else (_("in place") if self.locked else _("cannot move"))
-        return _("%(card)s, row %(row)s, column %(col)s, %(state)s") % {
-            **where,
-            "card": card_name(self.card),
-            "state": state,
-        }
+        if self.movable:
+            words = _("%(card)s, row %(row)s, column %(col)s, can move")
+        elif self.locked:
+            words = _("%(card)s, row %(row)s, column %(col)s, in place")
+        else:
+            words = _("%(card)s, row %(row)s, column %(col)s, cannot move")
+        return words % {**where, "card": card_name(self.card)}
 
 
 def table_slots(state: engine.GameState, *, replay: bool = False, hint: str = "") -> list[list[SlotView]]:
