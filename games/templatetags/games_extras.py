@@ -27,7 +27,8 @@ def duration(milliseconds) -> str:
 
 @register.simple_tag
 def slots(row: list[SlotView]) -> SafeString:
-    """The slots of one row of a table, each drawn by games/_slot.html.
+    """The slots of one row of a table, each drawn by games/_slot.html (a button), or in a
+    replay by games/_replay_slot.html (a picture).
 
     Every action draws a table of 52 slots, so each distinct slot is drawn once per
     language and kept: the only cache of the site's own.  It is bounded, and a slot is a
@@ -48,4 +49,5 @@ def changed_slots(views: list[SlotView]) -> SafeString:
 
 @lru_cache(maxsize=20_000)
 def _drawn(language: str, view: SlotView, oob: bool = False) -> SafeString:
-    return SafeString(render_to_string("games/_slot.html", {**view.drawing(), "oob": oob}).strip())
+    template = "games/_replay_slot.html" if view.replay else "games/_slot.html"  # a picture, or a button
+    return SafeString(render_to_string(template, {**view.drawing(), "oob": oob}).strip())
