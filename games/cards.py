@@ -239,10 +239,55 @@ class SlotView(NamedTuple):
         return words % {**where, "card": card_name(self.card)}
 
 
-def table_slots(state: engine.GameState, *, replay: bool = False, hint: str = "") -> list[list[SlotView]]:
-    """The table of ``state`` as 4 rows of 13 slots: which cards can move, which gaps
-    can be filled and by what, and the card and gap of a ``hint`` ("R-C>R-C").  In a
-    finished game or a replay nothing can move."""
+class TableFacts(NamedTuple):
+    """What the 52 slots of a table are drawn from (:func:`table_facts`): the cards, which
+    can move, are in place, cannot be filled or are filled by what, and a hint's two slots."""
+
+    tokens: tuple[str, ...]  # slot by slot, row after row; "" for a gap
+    movable: set[engine.Slot]
+    locked: frozenset[engine.Slot]
+    dead: set[engine.Slot]
+    fits: dict[engine.Slot, str]
+    hinted: dict[engine.Slot, str]
+    over: bool
+    replay: bool
+
+    def slot(self, row: int, col: int) -> SlotView:
+        place = (row, col)
+        return SlotView(
+            row,
+            col,
+            self.tokens[row * engine.COLS + col],
+            place in self.locked,
+            place in self.movable,
+            place in self.dead,
+            self.fits.get(place, ""),
+            self.over,
+            self.replay,
+            self.hinted.get(place, ""),
+        )
+
+    def slots(self) -> list[list[SlotView]]:
+        """The table as 4 rows of 13 slots."""
+        return [[self.slot(row, col) for col in range(engine.COLS)] for row in range(engine.ROWS)]
+
+    def changed_from(self, before: TableFacts) -> list[SlotView]:
+        """The slots drawn otherwise than in the table ``before``, row after row: those whose
+        card or any fact of the slot changed, found without drawing either table."""
+        if (self.over, self.replay) != (before.over, before.replay):
+            return [view for row in self.slots() for view in row]
+        pairs = enumerate(zip(self.tokens, before.tokens, strict=True))
+        places = {divmod(i, engine.COLS) for i, (now, was) in pairs if now != was}
+        places |= (self.movable ^ before.movable) | (self.locked ^ before.locked) | (self.dead ^ before.dead)
+        for now, was in ((self.fits, before.fits), (self.hinted, before.hinted)):
+            places |= {place for place in now.keys() | was.keys() if now.get(place) != was.get(place)}
+        return [self.slot(row, col) for row, col in sorted(places)]
+
+
+def table_facts(state: engine.GameState, *, replay: bool = False, hint: str = "") -> TableFacts:
+    """What the table of ``state`` shows: which cards can move, which gaps can be filled
+    and by what, and the card and gap of a ``hint`` ("R-C>R-C").  In a finished game or a
+    replay nothing can move."""
     position = state.position
     over = state.is_over
     moves = [] if over or replay else position.legal_moves()
@@ -259,27 +304,19 @@ def table_slots(state: engine.GameState, *, replay: bool = False, hint: str = ""
     # A card in place may still move (a 2 heading its run, to another column-0 gap), which
     # only undoes progress: the move stays legal, but the card is not marked as one that can.
     movable -= locked
-    dead = set(position.dead_gaps())
     hinted_slots = hint_slots(hint)
-    hinted = {hinted_slots[0]: "from", hinted_slots[1]: "to"} if hinted_slots else {}
-    table = []
-    for r, tokens in enumerate(position.rows()):
-        row = []
-        for c, token in enumerate(tokens):
-            slot = (r, c)
-            row.append(
-                SlotView(
-                    r,
-                    c,
-                    token or "",
-                    slot in locked,
-                    slot in movable,
-                    slot in dead,
-                    fits.get(slot, ""),
-                    over,
-                    replay,
-                    hinted.get(slot, ""),
-                )
-            )
-        table.append(row)
-    return table
+    return TableFacts(
+        tokens=tuple(token or "" for row in position.rows() for token in row),
+        movable=movable,
+        locked=locked,
+        dead=set(position.dead_gaps()),
+        fits=fits,
+        hinted={hinted_slots[0]: "from", hinted_slots[1]: "to"} if hinted_slots else {},
+        over=over,
+        replay=replay,
+    )
+
+
+def table_slots(state: engine.GameState, *, replay: bool = False, hint: str = "") -> list[list[SlotView]]:
+    """The table of ``state`` as 4 rows of 13 slots (:func:`table_facts`)."""
+    return table_facts(state, replay=replay, hint=hint).slots()

@@ -27,7 +27,7 @@ from django.views.decorators.http import require_POST, require_safe
 from django_htmx.http import reswap, trigger_client_event
 
 from games import daily, engine
-from games.cards import hint_words, line_words, said_words, table_slots
+from games.cards import hint_words, line_words, said_words, table_facts, table_slots
 from games.forms import ActionForm, MoveForm, NewGameForm
 from games.models import Game
 from games.ownership import SiteRequest, become_guest, owned_games, set_lasting_cookie
@@ -179,6 +179,16 @@ def marks_movable(request: HttpRequest) -> bool:
 
 def table_context(request: SiteRequest, game: Game, note: str = "") -> dict:
     """What the table's templates (_grid.html, _status.html) draw: the slots and the status bar."""
+    return {
+        **status_bar_context(request, game, note),
+        "slots": table_slots(game.state(), hint=game.hint_now),
+        "mark_movable": marks_movable(request),
+        "drawn_as": drawn_as(request),
+    }
+
+
+def status_bar_context(request: SiteRequest, game: Game, note: str = "") -> dict:
+    """What the status bar's templates (_status.html, _status_live.html) draw."""
     now = timezone.now()
     state = game.state()
     running = game.started_at is not None and not game.is_over
@@ -200,7 +210,6 @@ def table_context(request: SiteRequest, game: Game, note: str = "") -> dict:
     )
     return {
         "game": game,
-        "slots": table_slots(state, hint=game.hint_now),
         "bar": StatusBar(
             note=note,
             said=said_words(game.logged.kind, game.logged.move, game.shuffles_left) if game.logged else "",
@@ -212,8 +221,6 @@ def table_context(request: SiteRequest, game: Game, note: str = "") -> dict:
             tick_ms_left=max(0, cap_ms - idle_ms) if running else 0,
             actions_key=" ".join(map(str, actions_drawn_from)),
         ),
-        "mark_movable": marks_movable(request),
-        "drawn_as": drawn_as(request),
         "max_actions": engine.MAX_ACTIONS,
         "verdict_steps": line_words(game.verdict_line),
         "bests": personal_bests(game) if game.status == engine.Status.WON else [],
@@ -235,14 +242,9 @@ def table_changes(request: SiteRequest, game: Game) -> HttpResponse:
     Once the game is over, or when the action's previous table is unknown, the whole table."""
     if game.previous is None or game.is_over:
         return _table(request, game)
-    context = table_context(request, game)
-    before = table_slots(game.previous, hint=game.hint_at(game.version - 1))
-    context["changed"] = [
-        slot
-        for row, row_before in zip(context["slots"], before, strict=True)
-        for slot, was in zip(row, row_before, strict=True)
-        if slot != was
-    ]
+    context = status_bar_context(request, game)
+    before = table_facts(game.previous, hint=game.hint_at(game.version - 1))
+    context["changed"] = table_facts(game.state(), hint=game.hint_now).changed_from(before)
     response = render(request, "games/_table_changes.html", context)
     figures = {
         "data-version": game.version,
