@@ -1,6 +1,6 @@
 """Load benchmark: simulated players on the site under gunicorn, against a one-UPDATE baseline.
 
-Run: .venv/bin/python benchmarks/load.py [--players 20] [--seconds 20] [--postgres]
+Run: .venv/bin/python benchmarks/load.py [--players 20] [--seconds 20] [--rounds 1] [--postgres]
                                          [--workers N] [--threads N] [--clients N] [--accounts]
 
 What it does, all on 127.0.0.1 and bounded in time:
@@ -34,7 +34,9 @@ What it does, all on 127.0.0.1 and bounded in time:
 5. Then, for the same time and with the same loop and players, the baseline: a POST with
    the same cookies, CSRF header and form to games/views_benchmark.py, which runs one
    single-row UPDATE; and the ratios mean move latency / mean baseline latency and
-   baseline requests per second / moves per second.
+   baseline requests per second / moves per second.  With --rounds N both phases are cut
+   into N and run alternately, and each phase's figures are its rounds' together: on a
+   shared machine whose speed drifts within a minute, the two are then measured alike.
 
 The figures are printed beside the targets (500 moves/s with 20 players, p99 under
 50 ms, no error, a move's server CPU at most 3x the baseline request's), with the CPU that the server, the
@@ -534,6 +536,24 @@ class Phase:
     def mean_ms(self) -> float:
         return statistics.fmean(self.latencies) * 1000 if self.latencies else float("nan")
 
+    @classmethod
+    def joined(cls, rounds: list[Phase]) -> Phase:
+        """The rounds of one phase (--rounds) as one phase: their times, requests and CPU added up."""
+        seconds = sum(r.seconds for r in rounds)
+        return cls(
+            name=rounds[0].name,
+            seconds=seconds,
+            latencies=[s for r in rounds for s in r.latencies],
+            requests=sum(r.requests for r in rounds),
+            refusals=sum(r.refusals for r in rounds),
+            errors=sum(r.errors for r in rounds),
+            error_samples=[s for r in rounds for s in r.error_samples][:5],
+            client_cpu=sum(r.client_cpu for r in rounds),
+            server_cpu=sum(r.server_cpu for r in rounds),
+            database_cpu=sum(r.database_cpu for r in rounds),
+            machine_busy=sum(r.machine_busy * r.seconds for r in rounds) / seconds,
+        )
+
 
 def measure(clients: Clients, phase: str, seconds: float, server_pid: int, db_pid: int | None) -> Phase:
     server_before, db_before, machine_before = tree_seconds(server_pid), tree_seconds(db_pid), machine_ticks()
@@ -613,6 +633,13 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=20)
     parser.add_argument("--seconds", type=float, default=20, help="length of each measured phase")
     parser.add_argument("--warmup", type=float, default=2, help="unmeasured play before the measured phases")
+    parser.add_argument(
+        "--rounds",
+        type=int,
+        default=1,
+        help="split each phase into this many, run alternately (moves, baseline, moves, ...), so that"
+        " a shared machine's drift in speed weighs alike on both",
+    )
     parser.add_argument("--postgres", action="store_true", help="a throwaway PostgreSQL cluster instead of SQLite")
     parser.add_argument("--workers", type=int, default=2, help="gunicorn worker processes")
     parser.add_argument("--threads", type=int, default=1, help="threads per gthread worker; 0 for sync workers")
@@ -652,8 +679,13 @@ def main() -> None:
                     if any(t.errors for t in tallies):
                         sys.exit(f"setup failed: {[s for t in tallies for s in t.error_samples][:3]}")
                     clients.run("moves", args.warmup)
-                    moves = measure(clients, "moves", args.seconds, server_pid, db_pid)
-                    baseline = measure(clients, "baseline", args.seconds, server_pid, db_pid)
+                    rounds: dict[str, list[Phase]] = {"moves": [], "baseline": []}
+                    for _round in range(args.rounds):
+                        for phase in rounds:
+                            rounds[phase].append(
+                                measure(clients, phase, args.seconds / args.rounds, server_pid, db_pid)
+                            )
+                    moves, baseline = Phase.joined(rounds["moves"]), Phase.joined(rounds["baseline"])
                 finally:
                     clients.close()
     report(args, moves, baseline)
