@@ -6,8 +6,11 @@ Needs valgrind (Debian: ``apt-get install valgrind``).  Each figure comes from a
 script under callgrind (``valgrind --tool=callgrind --instr-atstart=no``) that sets the site
 up on a throwaway SQLite database with the production settings (as long_game.py does),
 warms up unmeasured, then turns the counting on (``callgrind_control -i on``) for the
-measured loop only.  The same code and inputs give the same count within about 0.1%,
-whatever else the shared machine is doing, where load.py's CPU times move by 10 to 20%.
+measured loop only.  Runs of the same code give counts within about 5% of each other
+(a move: 10.13 to 10.64 M in four runs, the same day), whatever else the shared machine is
+doing, where load.py's CPU times move by 10 to 20%.  A full collection of Python's garbage
+collector (generation 2, over the whole heap) adds a few M instructions to the window it
+falls in, so the script says how many each window met; compare runs that met as many.
 
 - **a move**: a guest plays as load.py's players do, through Django's test client: moves
   on cards the page marks movable, asking for only what changed (``answer=changes``), a
@@ -16,8 +19,9 @@ whatever else the shared machine is doing, where load.py's CPU times move by 10 
 - **the baseline request**: load.py's baseline, the POST to ``games/views_benchmark.py``
   that runs one UPDATE, with the same client and cookies.
 - **the parts** (unless --no-parts), each 200 times on a game in play: the ORM's read of
-  the game, the compare-and-set UPDATE, the log's INSERT, the status bar's template as
-  htmx's answers render it, ``table_slots`` and the move's form.
+  the game, the compare-and-set UPDATE, the log's INSERT, the status bar's parts as an
+  answer of changes renders them (_status_live.html), ``table_facts`` (a move takes two,
+  the table before and after) and the move's form.
 
 benchmarks/README.md ("Issue 9") reads these figures.
 """
@@ -25,6 +29,7 @@ benchmarks/README.md ("Issue 9") reads these figures.
 from __future__ import annotations
 
 import argparse
+import gc
 import os
 import random
 import re
@@ -40,7 +45,7 @@ sys.path.insert(0, str(ROOT))
 from load import Table  # noqa: E402
 
 CHILD = "MOVE_INSTRUCTIONS_MEASURE"  # set in the environment of the runs under callgrind
-PARTS = ["read", "update", "insert", "status bar", "table_slots", "form"]
+PARTS = ["read", "update", "insert", "status bar", "table_facts", "form"]
 FORM = "application/x-www-form-urlencoded"
 HTMX = {"HX-Request": "true"}
 
@@ -100,7 +105,7 @@ def part(name: str, guest: Guest):
     from django.test import RequestFactory
 
     from games import views
-    from games.cards import table_slots
+    from games.cards import table_facts
     from games.forms import MoveForm
     from games.models import Action, Game
     from games.ownership import Owner, owned_games
@@ -110,7 +115,7 @@ def part(name: str, guest: Guest):
     numbers = iter(range(10**6, 10**7))
     request = RequestFactory().post("/", secure=True)
     request.owner, request.user = owner, AnonymousUser()
-    context = {**views.table_context(request, game), "partial": True}
+    context = {**views.status_bar_context(request, game), "partial": True, "changes": True}
     post = QueryDict(f"answer=changes&{guest.drawn}&version={game.version}&slot=0-0")
     return {
         "read": lambda: owned_games(owner, pk=game.pk).get(),
@@ -120,8 +125,8 @@ def part(name: str, guest: Guest):
         "insert": lambda: Action.objects.create(
             game_id=game.pk, number=next(numbers), kind="move", move="7H:1-4>1-5", elapsed_ms=1, undo_top=1, redo_top=0
         ),
-        "status bar": lambda: render_to_string("games/_status.html", context, request),
-        "table_slots": lambda: table_slots(game.state(), hint=""),
+        "status bar": lambda: render_to_string("games/_status_live.html", context, request),
+        "table_facts": lambda: table_facts(game.state(), hint=game.hint_now),
         "form": lambda: MoveForm(post).is_valid(),
     }[name]
 
@@ -147,18 +152,23 @@ def measure(what: str, moves: int, warmup: int) -> None:
         do, times = part(what, guest), 200
     for _ in range(5):
         do()
+    full_collections = []  # Python's garbage collector, generation 2: a few M instructions each
+    gc.callbacks.append(
+        lambda phase, info: full_collections.append(1) if (phase, info["generation"]) == ("start", 2) else None
+    )
     counting(True)
     for _ in range(times):
         do()
     counting(False)
-    print(f"RESULT {times}")
+    print(f"RESULT {times} {len(full_collections)}")
 
 
 # ---- the script
 
 
-def count(what: str, args: argparse.Namespace) -> float:
-    """Instructions per repetition of ``what``, from a run of this script under callgrind."""
+def count(what: str, args: argparse.Namespace) -> tuple[float, int]:
+    """Instructions per repetition of ``what``, from a run of this script under callgrind, and
+    how many full collections of Python's garbage collector the counted repetitions met."""
     env = {**os.environ, CHILD: what}
     command = [
         "valgrind",
@@ -174,10 +184,10 @@ def count(what: str, args: argparse.Namespace) -> float:
     ]
     run = subprocess.run(command, env=env, capture_output=True, text=True, check=False)
     collected = re.search(r"Collected : (\d+)", run.stderr)
-    times = re.search(r"RESULT (\d+)", run.stdout)
+    times = re.search(r"RESULT (\d+) (\d+)", run.stdout)
     if run.returncode != 0 or collected is None or times is None:
         sys.exit(f"the run of {what!r} under callgrind failed:\n{run.stdout[-2000:]}\n{run.stderr[-2000:]}")
-    return int(collected[1]) / int(times[1])
+    return int(collected[1]) / int(times[1]), int(times[2])
 
 
 def main() -> int:
@@ -191,14 +201,18 @@ def main() -> int:
         return 0
     if shutil.which("valgrind") is None or shutil.which("callgrind_control") is None:
         sys.exit("valgrind is not installed (Debian: apt-get install valgrind)")
-    move, baseline = count("move", args), count("baseline", args)
+    (move, move_gc), (baseline, baseline_gc) = count("move", args), count("baseline", args)
     print(f"a move (one step of load.py's loop), through the test client: {move / 1e6:6.2f} M instructions")
     print(f"the baseline request (one UPDATE), the same way:               {baseline / 1e6:6.2f} M instructions")
     print(f"ratio: {move / baseline:.2f} (in process; gunicorn adds the same to both under load.py)")
+    print(
+        f"full collections of Python's garbage collector while counting: {move_gc} in the moves,"
+        f" {baseline_gc} in the baseline requests (each adds its few M instructions to its side)"
+    )
     if not args.no_parts:
         print("parts of a move, each alone on a game in play:")
         for name in PARTS:
-            print(f"  {name:12s} {count(name, args) / 1e6:6.2f} M instructions")
+            print(f"  {name:12s} {count(name, args)[0] / 1e6:6.2f} M instructions")
     return 0
 
 
