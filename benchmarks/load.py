@@ -37,6 +37,9 @@ What it does, all on 127.0.0.1 and bounded in time:
    baseline requests per second / moves per second.  With --rounds N both phases are cut
    into N and run alternately, and each phase's figures are its rounds' together: on a
    shared machine whose speed drifts within a minute, the two are then measured alike.
+   Before each round of moves but the first, the players reload their game's page,
+   unmeasured: the baseline's UPDATEs moved its version on, and a stale page's first move
+   would be refused (409) and answered with the whole table.
 
 The figures are printed beside the targets (500 moves/s with 20 players, p99 under
 50 ms, no error, a move's server CPU at most 3x the baseline request's), with the CPU that the server, the
@@ -370,6 +373,13 @@ class Player(Table):
             raise ServerError(f"GET {self.game_path}: {status}")
         self.read_board(text)
 
+    def reload(self, tally: Tally) -> None:
+        """Read the game's page again, as a reload does: the baseline's UPDATEs moved its version on."""
+        status, _headers, text, _s = self.request(tally, "GET", self.game_path)
+        if status != 200:
+            raise ServerError(f"GET {self.game_path}: {status}")
+        self.read_board(text)
+
     def sign_up(self, tally: Tally) -> None:
         """Make an account and stay signed in with it, as the sign-up page does."""
         status, _headers, _text, _s = self.request(tally, "GET", "/accounts/signup/")
@@ -424,8 +434,8 @@ class Player(Table):
     def run(self, phase: str, deadline: float) -> Tally:
         tally = Tally()
         self.reconnect()  # an idle keep-alive connection may have been closed between phases
-        if phase in ("signup", "setup"):
-            self.guarded(tally, self.sign_up if phase == "signup" else self.new_game)
+        if phase in ("signup", "setup", "reload"):
+            self.guarded(tally, {"signup": self.sign_up, "setup": self.new_game, "reload": self.reload}[phase])
             return tally
         step = self.baseline_step if phase == "baseline" else self.step
         while time.monotonic() < deadline:
@@ -536,43 +546,53 @@ class Phase:
     def mean_ms(self) -> float:
         return statistics.fmean(self.latencies) * 1000 if self.latencies else float("nan")
 
-    @classmethod
-    def joined(cls, rounds: list[Phase]) -> Phase:
-        """The rounds of one phase (--rounds) as one phase: their times, requests and CPU added up."""
-        seconds = sum(r.seconds for r in rounds)
-        return cls(
-            name=rounds[0].name,
-            seconds=seconds,
-            latencies=[s for r in rounds for s in r.latencies],
-            requests=sum(r.requests for r in rounds),
-            refusals=sum(r.refusals for r in rounds),
-            errors=sum(r.errors for r in rounds),
-            error_samples=[s for r in rounds for s in r.error_samples][:5],
-            client_cpu=sum(r.client_cpu for r in rounds),
-            server_cpu=sum(r.server_cpu for r in rounds),
-            database_cpu=sum(r.database_cpu for r in rounds),
-            machine_busy=sum(r.machine_busy * r.seconds for r in rounds) / seconds,
-        )
+
+@dataclass
+class Round:
+    """One measured stretch of a phase (--rounds cuts each phase into several): what its
+    players tallied, and the CPU and the machine's clock ticks it took."""
+
+    tallies: list[Tally]
+    seconds: float
+    client_cpu: float
+    server_cpu: float
+    database_cpu: float
+    busy_ticks: int
+    all_ticks: int
 
 
-def measure(clients: Clients, phase: str, seconds: float, server_pid: int, db_pid: int | None) -> Phase:
+def measure(clients: Clients, phase: str, seconds: float, server_pid: int, db_pid: int | None) -> Round:
     server_before, db_before, machine_before = tree_seconds(server_pid), tree_seconds(db_pid), machine_ticks()
     start = time.monotonic()
     tallies, client_cpu = clients.run(phase, seconds)
     elapsed = max([t.last_end for t in tallies] + [start + seconds]) - start
     machine_after = machine_ticks()
-    return Phase(
-        name=phase,
+    return Round(
+        tallies=tallies,
         seconds=elapsed,
+        client_cpu=client_cpu,
+        server_cpu=tree_seconds(server_pid) - server_before,
+        database_cpu=tree_seconds(db_pid) - db_before,
+        busy_ticks=machine_after[0] - machine_before[0],
+        all_ticks=machine_after[1] - machine_before[1],
+    )
+
+
+def phase_of(name: str, rounds: list[Round]) -> Phase:
+    """A phase's figures from its rounds, added up."""
+    tallies = [t for r in rounds for t in r.tallies]
+    return Phase(
+        name=name,
+        seconds=sum(r.seconds for r in rounds),
         latencies=[s for t in tallies for s in t.latencies],
         requests=sum(t.requests for t in tallies),
         refusals=sum(t.refusals for t in tallies),
         errors=sum(t.errors for t in tallies),
         error_samples=[s for t in tallies for s in t.error_samples][:5],
-        client_cpu=client_cpu,
-        server_cpu=tree_seconds(server_pid) - server_before,
-        database_cpu=tree_seconds(db_pid) - db_before,
-        machine_busy=(machine_after[0] - machine_before[0]) / max(1, machine_after[1] - machine_before[1]),
+        client_cpu=sum(r.client_cpu for r in rounds),
+        server_cpu=sum(r.server_cpu for r in rounds),
+        database_cpu=sum(r.database_cpu for r in rounds),
+        machine_busy=sum(r.busy_ticks for r in rounds) / max(1, sum(r.all_ticks for r in rounds)),
     )
 
 
@@ -679,13 +699,13 @@ def main() -> None:
                     if any(t.errors for t in tallies):
                         sys.exit(f"setup failed: {[s for t in tallies for s in t.error_samples][:3]}")
                     clients.run("moves", args.warmup)
-                    rounds: dict[str, list[Phase]] = {"moves": [], "baseline": []}
-                    for _round in range(args.rounds):
-                        for phase in rounds:
-                            rounds[phase].append(
-                                measure(clients, phase, args.seconds / args.rounds, server_pid, db_pid)
-                            )
-                    moves, baseline = Phase.joined(rounds["moves"]), Phase.joined(rounds["baseline"])
+                    rounds: dict[str, list[Round]] = {"moves": [], "baseline": []}
+                    for round_number in range(args.rounds):
+                        if round_number:  # unmeasured: the baseline moved the players' games on a version
+                            clients.run("reload", 0)
+                        for phase, done in rounds.items():
+                            done.append(measure(clients, phase, args.seconds / args.rounds, server_pid, db_pid))
+                    moves, baseline = phase_of("moves", rounds["moves"]), phase_of("baseline", rounds["baseline"])
                 finally:
                     clients.close()
     report(args, moves, baseline)
