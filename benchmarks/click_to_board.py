@@ -1,6 +1,6 @@
 """A move as a player feels it: click-to-board time in Chromium, and the answer's size on the wire.
 
-Run: .venv/bin/python benchmarks/click_to_board.py [--moves 50] [--warmup 5] [--deal 1] [--motion both]
+Run: .venv/bin/python benchmarks/click_to_board.py [--moves 100] [--warmup 5] [--deal 1] [--motion both]
 
 It starts gunicorn with the production settings on a fresh SQLite database (the helpers of
 load.py), opens a game in Debian's Chromium (/usr/bin/chromium, through Playwright) and
@@ -51,8 +51,11 @@ TARGET_MEDIAN_MS = 30
 TARGET_WIRE_BYTES = 3 * 1024
 
 # Installed in every page: the click's time, then the first grid with another version.
+# probe.next() is a promise of the next time: waiting on it costs the page nothing, where
+# Playwright's wait_for_function would run a check on every frame while the move is out.
 PROBE = """
-window.probe = {times: [], t0: null, version: null};
+window.probe = {times: [], t0: null, version: null, resolve: null};
+probe.next = function () { return new Promise(function (resolve) { probe.resolve = resolve; }); };
 document.addEventListener("click", function (event) {
   if (!event.target.closest("#grid .slot")) return;
   probe.t0 = performance.now();
@@ -63,6 +66,7 @@ new MutationObserver(function () {
   if (probe.t0 === null || !grid || grid.dataset.version === probe.version) return;
   probe.times.push(performance.now() - probe.t0);
   probe.t0 = null;
+  if (probe.resolve) probe.resolve(probe.times.length);
 }).observe(document, {childList: true, subtree: true, attributes: true, attributeFilter: ["data-version"]});
 """
 # The sizes of the last answer to a move, and its time from the request's start to the answer's last byte.
@@ -105,10 +109,9 @@ def play(page, base: str, deal: int, moves: int, warmup: int) -> tuple[list[floa
             page.locator("#status button[formaction$='/shuffle/']").click()
             page.wait_for_selector(f"#grid:not([data-version='{version}'])", state="attached")
             continue
-        page.evaluate("performance.clearResourceTimings()")
-        before = page.evaluate("probe.times.length")
+        page.evaluate("performance.clearResourceTimings(); window.moved = probe.next(); null")
         card.click()
-        page.wait_for_function(f"probe.times.length > {before}")
+        page.evaluate("window.moved")
         page.wait_for_function(f"({LAST_MOVE_SIZES})() !== null")
         played += 1
         if played > warmup:
@@ -152,7 +155,7 @@ def report(motion: str, warmup: int, times: list[float], sizes: list[list[float]
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--moves", type=int, default=50, help="moves measured in each motion setting")
+    parser.add_argument("--moves", type=int, default=100, help="moves measured in each motion setting")
     parser.add_argument("--warmup", type=int, default=5, help="moves played first, not measured")
     parser.add_argument("--deal", type=int, default=1, help="the first deal played")
     parser.add_argument(

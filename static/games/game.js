@@ -130,7 +130,11 @@
     var slots = document.querySelectorAll("#grid button.slot");
     if (!slots.length) return null;
     var target = slotAt(name) || slotAt(stop) || document.querySelector("#grid button.slot.movable") || slots[0];
-    for (var i = 0; i < slots.length; i++) slots[i].tabIndex = slots[i] === target ? 0 : -1;
+    // Only the slots whose tabindex changes: each change makes the browser restyle.
+    for (var i = 0; i < slots.length; i++) {
+      var index = slots[i] === target ? 0 : -1;
+      if (slots[i].tabIndex !== index) slots[i].tabIndex = index;
+    }
     stop = target.dataset.slot;
     return target;
   }
@@ -153,6 +157,25 @@
     else return;
     var next = slotAt(row + "-" + col);
     if (next) { next.focus(); event.preventDefault(); }
+  });
+
+  // A slot that an answer of changes redraws (views.table_changes) is updated where it
+  // stands, its attributes and its face, rather than replaced: the slot in focus (the one
+  // just clicked) keeps the focus, and the browser, which lays the page out again at once
+  // when the focused element goes, lays it out once, when it next paints.  What this file
+  // sets on a slot (its tabindex, its style) stays.
+  var OWN = { tabindex: true, style: true };
+  document.addEventListener("htmx:oobBeforeSwap", function (event) {
+    var slot = event.detail.target, fresh = event.detail.fragment && event.detail.fragment.firstElementChild;
+    if (!slot || !fresh || !slot.matches("#grid button.slot") || fresh.tagName !== "BUTTON") return;
+    Array.prototype.slice.call(slot.attributes).forEach(function (attribute) {
+      if (!OWN[attribute.name] && !fresh.hasAttribute(attribute.name)) slot.removeAttribute(attribute.name);
+    });
+    Array.prototype.forEach.call(fresh.attributes, function (attribute) {
+      if (slot.getAttribute(attribute.name) !== attribute.value) slot.setAttribute(attribute.name, attribute.value);
+    });
+    if (slot.innerHTML !== fresh.innerHTML) slot.replaceChildren.apply(slot, Array.prototype.slice.call(fresh.childNodes));
+    event.detail.shouldSwap = false;
   });
 
   // The focus never falls to the page when htmx swaps the table: after a move it stays on
@@ -185,7 +208,7 @@
       for (var name in now) if (now[name] && !was.before[name]) target = slotAt(name);
     } else if (was.kind !== "shuffle" && was.id) target = document.getElementById(was.id);
     target = target || rove();
-    if (target) { rove(target.dataset.slot); target.focus(); }
+    if (target) { rove(target.dataset.slot); if (target !== document.activeElement) target.focus(); }
   });
 
   // A replay steps with the arrow keys, and the focus stays on the step control.
@@ -294,7 +317,8 @@
   }
   function nameCards() {
     document.querySelectorAll("#grid .slot[data-card]").forEach(function (slot) {
-      slot.style.viewTransitionName = slot.dataset.card ? "card-" + slot.dataset.card : "";
+      var name = slot.dataset.card ? "card-" + slot.dataset.card : "";
+      if (slot.style.viewTransitionName !== name) slot.style.viewTransitionName = name;
     });
   }
   if (window.htmx) htmx.config.globalViewTransitions = true;
