@@ -306,32 +306,45 @@
     showDemoButton();
     if (demo.on) { clearTimeout(demo.timer); demo.timer = setTimeout(demoStep, demo.pace); }
   });
-  // Cards slide to their new slots (a move, an undo, a shuffle, a replay's step): htmx swaps
-  // inside a view transition, and each card is an element of its own in it, named after the
-  // card.  Off when the device asks for less motion, unless the settings say otherwise
-  // (data-motion on <html>, from a cookie), and off when the settings say so.
+  // Cards slide to their new slots (a move, an undo, a shuffle, a replay's step).  Before
+  // htmx swaps an answer in, where each card stands is noted; in the next frame, each card
+  // that now stands elsewhere starts from where it stood and slides to its slot.  The board
+  // itself changes at once, and the slide is a transform, which the browser animates
+  // without laying the page out again.  A card still sliding when the next answer comes
+  // (quick plays) starts its next slide from where it is.  Off when the device asks for
+  // less motion, unless the settings say otherwise (data-motion on <html>, from a cookie),
+  // and off when the settings say so.
+  var SLIDE = { duration: 220, easing: "ease-out" };
   function motion() {
     var chosen = document.documentElement.dataset.motion;
     if (chosen) return chosen === "on";
     return !(window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches);
   }
-  function nameCards() {
+  function cardsAt() {  // each card's slot and where it is on the screen
+    var at = {};
     document.querySelectorAll("#grid .slot[data-card]").forEach(function (slot) {
-      var name = slot.dataset.card ? "card-" + slot.dataset.card : "";
-      if (slot.style.viewTransitionName !== name) slot.style.viewTransitionName = name;
+      if (slot.dataset.card) at[slot.dataset.card] = { slot: slot, box: slot.getBoundingClientRect() };
     });
+    return at;
   }
-  if (window.htmx) htmx.config.globalViewTransitions = true;
-  var named = {};
-  document.addEventListener("DOMContentLoaded", nameCards);
-  document.addEventListener("htmx:afterSwap", function (event) { if (firstFor(event, named)) nameCards(); });
-  // A swap that comes while cards still slide (quick plays) is not animated, as a second
-  // view transition would cut the first short; nor are "Show me"'s, which keep its pace.
-  var slid = -Infinity;
-  document.addEventListener("htmx:beforeTransition", function (event) {
-    var now = performance.now();
-    if (!motion() || demo.on || now - slid < 400) return event.preventDefault();
-    slid = now;
+  var stood = null, slid = {};
+  document.addEventListener("htmx:beforeSwap", function () { stood = motion() ? cardsAt() : null; });
+  document.addEventListener("htmx:afterSwap", function (event) {
+    if (!stood || !firstFor(event, slid)) return;
+    var before = stood;
+    stood = null;
+    requestAnimationFrame(function () {
+      document.querySelectorAll("#grid .slot[data-card]").forEach(function (slot) {
+        slot.getAnimations().forEach(function (animation) { animation.cancel(); });
+      });
+      var now = cardsAt();
+      Object.keys(now).forEach(function (card) {
+        var from = before[card] && before[card].box, to = now[card].box;
+        if (!from || (from.left === to.left && from.top === to.top)) return;
+        var shift = "translate(" + (from.left - to.left) + "px, " + (from.top - to.top) + "px)";
+        now[card].slot.animate([{ transform: shift, zIndex: 2 }, { transform: "none", zIndex: 2 }], SLIDE);
+      });
+    });
   });
 
   document.addEventListener("htmx:responseError", stopDemo);

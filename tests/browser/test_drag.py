@@ -70,8 +70,8 @@ DRAG_WITHOUT_FOCUS = """([source, target]) => {
 def test_a_drag_after_undo_clicked_without_focus_posts_a_move(live_server, page: Page):
     """Safari and taps click buttons without focusing them, so htmx keeps Undo as the grid
     form's last clicked button; the drag must still post a move, not a second undo."""
-    # No sliding cards: while a view transition runs, hit testing finds the page's root, not
-    # a gap, so a drag made during the undo's slide (when the machine is slow) would find none.
+    # No sliding cards: while the undo's card slides back, hit testing may find it rather
+    # than the gap under it, so a drag made then (when the machine is slow) could miss.
     page.emulate_media(reduced_motion="reduce")
     game = start(page, live_server)
     grid = page.locator("#grid")
