@@ -7,7 +7,9 @@ load.py), opens a game in Debian's Chromium (/usr/bin/chromium, through Playwrig
 clicks cards the page marks movable, one at a time, shuffling when stuck and starting the
 next deal when a game ends; only moves are measured, after --warmup unmeasured ones.
 
-For each move, the page itself (performance.now()) times from the click event to the
+Before each click it waits for the last card to land, and rests the pointer on the card
+(which lifts, with motion) for two frames, as a player's pointer comes to a card before
+the click.  For each move, the page itself (performance.now()) times from the click event to the
 moment the grid shows the next version (a MutationObserver, so htmx's settle delay is not
 counted: a move's answer swaps in the slots that changed, then game.js puts the version on
 the grid; an answer of the whole table swaps in a new grid), and reads the answer's sizes from the browser's resource
@@ -110,6 +112,8 @@ def play(page, base: str, deal: int, moves: int, warmup: int) -> tuple[list[floa
             page.wait_for_selector(f"#grid:not([data-version='{version}'])", state="attached")
             continue
         page.wait_for_function("document.getAnimations().length === 0")  # the last card has landed
+        card.hover()  # the pointer comes to rest on the card (which lifts) before the click, as a player's does
+        page.evaluate("new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)))")
         page.evaluate("performance.clearResourceTimings(); window.moved = probe.next(); null")
         card.click()
         page.evaluate("window.moved")
