@@ -320,10 +320,13 @@
     if (chosen) return chosen === "on";
     return !(window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches);
   }
-  function cardsAt() {  // each card's slot and where it is on the screen
-    var at = {};
-    document.querySelectorAll("#grid .slot[data-card]").forEach(function (slot) {
-      if (slot.dataset.card) at[slot.dataset.card] = { slot: slot, box: slot.getBoundingClientRect() };
+  function cardsAt() {  // each card's slot and where it is in the table (which may itself move on the page)
+    var at = {}, grid = document.getElementById("grid");
+    if (!grid) return at;
+    var table = grid.getBoundingClientRect();
+    grid.querySelectorAll(".slot[data-card]").forEach(function (slot) {
+      var box = slot.getBoundingClientRect();
+      if (slot.dataset.card) at[slot.dataset.card] = { slot: slot, left: box.left - table.left, top: box.top - table.top };
     });
     return at;
   }
@@ -339,7 +342,7 @@
       });
       var now = cardsAt();
       Object.keys(now).forEach(function (card) {
-        var from = before[card] && before[card].box, to = now[card].box;
+        var from = before[card], to = now[card];
         if (!from || (from.left === to.left && from.top === to.top)) return;
         var shift = "translate(" + (from.left - to.left) + "px, " + (from.top - to.top) + "px)";
         now[card].slot.animate([{ transform: shift, zIndex: 2 }, { transform: "none", zIndex: 2 }], SLIDE);

@@ -9,6 +9,7 @@ from playwright.sync_api import Browser, expect
 
 from games import engine
 from tests.browser.test_play import first_move_to_a_gap, slot, slot_name, start
+from tests.browser.test_replay import play_and_give_up
 
 # Each slide game.js starts on the grid: the card, and the shift it starts from.
 RECORD_SLIDES = """
@@ -54,5 +55,26 @@ def test_cards_slide_unless_motion_is_reduced(live_server, browser: Browser, db,
         shuffled = {card for card, _shift in page.evaluate("window.slides")}
         # A shuffle is seen as one: the cards that are not in place go to new slots.
         assert len(shuffled) > 30 if slides else not shuffled
+    finally:
+        context.close()
+
+
+def test_a_replay_step_slides_the_one_card_it_moves(live_server, browser: Browser, db):
+    """Places are taken within the table: the line above it that a step changes (and that may
+    move the whole table down) makes no other card slide."""
+    context = browser.new_context(reduced_motion="no-preference")
+    try:
+        page = context.new_page()
+        game_id = play_and_give_up(page, live_server)
+        page.goto(f"{live_server.url}/game/{game_id}/replay/")
+        page.evaluate(RECORD_SLIDES)
+        for step in (1, 2):
+            page.wait_for_function("document.getAnimations().length === 0")  # the last step's card has landed
+            page.evaluate("window.slides = []")
+            page.locator("#replay .replay-steps a[rel=next]").click()
+            expect(page.locator("#grid")).to_have_attribute("data-step", str(step))
+            page.evaluate(NEXT_FRAMES)
+            moved = page.locator("#grid .slot.moved").get_attribute("data-card")
+            assert [card for card, _shift in page.evaluate("window.slides")] == [moved], step
     finally:
         context.close()
