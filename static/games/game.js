@@ -345,7 +345,10 @@
         var from = before[card], to = now[card];
         if (!from || (from.left === to.left && from.top === to.top)) return;
         var shift = "translate(" + (from.left - to.left) + "px, " + (from.top - to.top) + "px)";
-        now[card].slot.animate([{ transform: shift, zIndex: 2 }, { transform: "none", zIndex: 2 }], SLIDE);
+        // Above the other cards, and not in the way of a click: a quick player's click on a
+        // slot that a card is sliding over goes to that slot.
+        var flying = { zIndex: 2, pointerEvents: "none" };
+        now[card].slot.animate([Object.assign({ transform: shift }, flying), Object.assign({ transform: "none" }, flying)], SLIDE);
       });
     });
   });

@@ -16,7 +16,10 @@ RECORD_SLIDES = """
   window.slides = [];
   const animate = Element.prototype.animate;
   Element.prototype.animate = function (keyframes, options) {
-    if (this.matches("#grid .slot")) window.slides.push([this.dataset.card, keyframes[0].transform]);
+    if (this.matches("#grid .slot")) {
+      window.slides.push([this.dataset.card, keyframes[0].transform]);
+      window.inTheWay = window.inTheWay || keyframes.some(k => k.pointerEvents !== "none");
+    }
     return animate.call(this, keyframes, options);
   };
   undefined;  // not the function: Playwright would call it
@@ -47,6 +50,7 @@ def test_cards_slide_unless_motion_is_reduced(live_server, browser: Browser, db,
         # The card alone slides, from the slot it left to the gap it filled.
         expected = [[move.card, f"translate({x0 - x1}px, {y0 - y1}px)"]] if slides else []
         assert page.evaluate("window.slides") == expected
+        assert not page.evaluate("window.inTheWay")  # a sliding card never takes a click meant for a slot
 
         page.evaluate("window.slides = []")
         page.get_by_role("button", name="Shuffle (3 left)").click()
