@@ -315,6 +315,9 @@
   // less motion, unless the settings say otherwise (data-motion on <html>, from a cookie),
   // and off when the settings say so.
   var SLIDE = { duration: 220, easing: "ease-out" };
+  // A sliding card is drawn above the others, and is not in the way of a click: a quick
+  // player's click on a slot that a card is sliding over goes to that slot.
+  var FLYING = { zIndex: 2, pointerEvents: "none" };
   function motion() {
     var chosen = document.documentElement.dataset.motion;
     if (chosen) return chosen === "on";
@@ -330,10 +333,10 @@
     });
     return at;
   }
-  var stood = null, slid = {};
+  var stood = null;  // noted before an answer's swap, used by the first afterSwap that follows
   document.addEventListener("htmx:beforeSwap", function () { stood = motion() ? cardsAt() : null; });
-  document.addEventListener("htmx:afterSwap", function (event) {
-    if (!stood || !firstFor(event, slid)) return;
+  document.addEventListener("htmx:afterSwap", function () {
+    if (!stood) return;
     var before = stood;
     stood = null;
     requestAnimationFrame(function () {
@@ -345,10 +348,7 @@
         var from = before[card], to = now[card];
         if (!from || (from.left === to.left && from.top === to.top)) return;
         var shift = "translate(" + (from.left - to.left) + "px, " + (from.top - to.top) + "px)";
-        // Above the other cards, and not in the way of a click: a quick player's click on a
-        // slot that a card is sliding over goes to that slot.
-        var flying = { zIndex: 2, pointerEvents: "none" };
-        now[card].slot.animate([Object.assign({ transform: shift }, flying), Object.assign({ transform: "none" }, flying)], SLIDE);
+        now[card].slot.animate([Object.assign({ transform: shift }, FLYING), Object.assign({ transform: "none" }, FLYING)], SLIDE);
       });
     });
   });

@@ -11,6 +11,7 @@ import re
 from playwright.sync_api import Page, expect
 
 from games.models import Game
+from tests.browser.test_play import start
 
 GAME_URL = re.compile(r"/game/(\d+)/$")
 
@@ -80,9 +81,7 @@ WATCH_FOCUS = """() => {
 def test_the_slot_pressed_keeps_the_focus_through_the_move(live_server, page: Page):
     """Not even for the moment between the swap and htmx's settling does the focus leave
     the slot: the slot is redrawn in place (a card there becomes a gap), not replaced."""
-    page.goto(f"{live_server.url}/deal/1/")
-    page.get_by_role("button", name="Play deal #1").click()
-    expect(page).to_have_url(GAME_URL)
+    start(page, live_server)
     card = page.locator("#grid .slot.movable").first
     name = card.get_attribute("data-slot")
     card.focus()
