@@ -116,7 +116,8 @@ def step_words(kind: str, move: str, moves: int, shuffles_left: int) -> str:
     ``move`` as the log keeps them (an undo's move is the one it takes back), ``moves`` and
     ``shuffles_left`` the counters after it, so moves are numbered from 1 as the game
     counts them (an undo is a move): "Move 12: Two of spades from row 2, column 9 to row 2,
-    column 1", "Move 13: undone, Two of spades back to row 2, column 9", "Shuffle: 2 left"."""
+    column 1", "Move 13: undone, Two of spades back to row 2, column 9", "Move 14: redone, Two
+    of spades from row 2, column 9 to row 2, column 1", "Shuffle: 2 left"; "Gave up" for giving up."""
     if kind == engine.ActionKind.MOVE:
         return _("Move %(number)s: %(move)s") % {"number": moves, "move": line_words(move)[0]}
     if kind == engine.ActionKind.UNDO:
@@ -127,6 +128,8 @@ def step_words(kind: str, move: str, moves: int, shuffles_left: int) -> str:
             "row": taken.src[0] + 1,
             "col": taken.src[1] + 1,
         }
+    if kind == engine.ActionKind.REDO:
+        return _("Move %(number)s: redone, %(move)s") % {"number": moves, "move": line_words(move)[0]}
     if kind == engine.ActionKind.SHUFFLE:
         return ngettext("Shuffle: %(left)s left", "Shuffle: %(left)s left", shuffles_left) % {"left": shuffles_left}
     return _("Gave up")

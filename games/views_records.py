@@ -121,22 +121,23 @@ def profile(request: SiteRequest, username: str) -> HttpResponse:
     )
 
 
-def _finished_game(request: SiteRequest, pk: int) -> Game:
-    """A finished game the visitor may see: their own, or one that stands on a board
-    (docs/RULES.md, "Fairness and verification").  Games in progress stay their owner's."""
-    game = owned_games(request.owner).filter(pk=pk).first()
+def _finished_game(request: SiteRequest, pk: int) -> tuple[Game, bool]:
+    """A finished game the visitor may see, and whether it is theirs: their own, or one
+    that stands on a board (docs/RULES.md, "Fairness and verification").  Games in
+    progress stay their owner's."""
+    game, own = owned_games(request.owner).filter(pk=pk).first(), True
     if game is None and on_boards(BoardEntry.objects.filter(game_id=pk)).exists():
-        game = Game.objects.filter(pk=pk).first()
+        game, own = Game.objects.filter(pk=pk).first(), False
     if game is None:
         raise Http404(_("No such game here."))
     if not game.is_over:
         raise Http404(_("This game is not finished yet."))
-    return game
+    return game, own
 
 
 @require_safe
 def game_verify_page(request: SiteRequest, pk: int) -> HttpResponse:
-    game = _finished_game(request, pk)
+    game, _own = _finished_game(request, pk)
     verification = game_verify(game) if game.seed_shown else None  # a daily's seed waits for its day to end
     return render(request, "games/verify.html", {"game": game, "verification": verification})
 
@@ -145,7 +146,7 @@ def game_verify_page(request: SiteRequest, pk: int) -> HttpResponse:
 def game_verdict_page(request: SiteRequest, pk: int) -> HttpResponse:
     """Whether a lost game's last stretch could have been won: searched the first time it
     is asked (the end screen asks at once), kept with the game, then only read."""
-    game = _finished_game(request, pk)
+    game, _own = _finished_game(request, pk)
     if game.status != engine.Status.LOST:
         raise Http404(_("Only a lost game has a verdict."))
     game = game_verdict(game)
@@ -159,8 +160,14 @@ def game_replay_page(request: SiteRequest, pk: int, step: int = 0) -> HttpRespon
 
     The whole log is played again, so that a log that stops replaying is said on every
     step's page, but only the step shown is kept: the page's memory does not grow with
-    the game's length."""
-    game = _finished_game(request, pk)
+    the game's length.
+
+    A daily game's steps show what the day's shuffles deal, the same for every player of
+    that day: others see them from the day its seed is revealed (docs/RULES.md, "Fairness
+    and verification"), its owner at once."""
+    game, own = _finished_game(request, pk)
+    if not (own or game.seed_shown):
+        return render(request, "games/replay.html", {"game": game, "waiting": True}, status=403)
     shown, last, error = None, -1, ""
     try:
         for last, replayed in enumerate(replay_states(game)):
@@ -172,9 +179,9 @@ def game_replay_page(request: SiteRequest, pk: int, step: int = 0) -> HttpRespon
         raise Http404(_("This game has no such step."))
     action, state = shown.action, shown.state
     slots = table_slots(state, replay=True)
-    if action is not None and action.kind in (engine.ActionKind.MOVE, engine.ActionKind.UNDO):
+    if action is not None and action.kind in (engine.ActionKind.MOVE, engine.ActionKind.REDO, engine.ActionKind.UNDO):
         move = engine.Move.parse(action.move)
-        row, col = move.dst if action.kind == engine.ActionKind.MOVE else move.src
+        row, col = move.src if action.kind == engine.ActionKind.UNDO else move.dst
         slots[row][col] = slots[row][col]._replace(moved=True)
     context = {
         "game": game,

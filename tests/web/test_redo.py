@@ -8,9 +8,10 @@ from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 
 from games import engine
+from games.cards import card_name
 from games.models import Game
 from games.services import game_verify
-from tests.helpers import act, grid, migrate, parse_html
+from tests.helpers import act, grid, migrate, parse_html, text_of
 
 BEFORE = [("games", "0008_records_daily_moderation")]
 AFTER = [("games", "0009_redo_top_in_the_log")]
@@ -113,3 +114,15 @@ def test_older_logs_get_their_redo_tops(at_0008):
     tops = Action.objects.filter(game_id=game.pk).order_by("number").values_list("redo_top", flat=True)
     assert list(tops) == REDO_TOPS
     assert Game_.objects.get(pk=game.pk).redo_top == 9
+
+
+def test_a_replay_says_a_redo_and_marks_the_card_it_moved_again(client, game):
+    first = a_move(game)
+    click(client, game, first)
+    act(client, game, "undo")
+    act(client, game, "redo")
+    act(client, game, "resign")
+    response = client.get(f"/game/{game.pk}/replay/3/")
+    assert f"Move 3: redone, {card_name(first.card)} from row" in text_of(response)
+    moved = [slot["data-slot"] for slot in parse_html(response).find_all(class_="moved")]
+    assert moved == [f"{first.dst[0]}-{first.dst[1]}"]
