@@ -600,7 +600,7 @@ class ActionKind(str, enum.Enum):
 
 SHUFFLES = 3
 MAX_ACTIONS = 5_000
-"""The most actions (moves, undos and shuffles) a game may have: the action that reaches it
+"""The most actions (moves, undos, redos and shuffles) a game may have: the action that reaches it
 ends the game as lost (docs/RULES.md, "End of the game").  Real games take a few hundred."""
 _PLAYING, _WON, _LOST = Status.PLAYING, Status.WON, Status.LOST
 _WON_GAPS = (12, 25, 38, 51)

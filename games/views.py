@@ -391,7 +391,7 @@ def mark_movable(request: SiteRequest) -> HttpResponse:
 
 @require_safe
 def rules(request: SiteRequest) -> HttpResponse:
-    return render(request, "games/rules.html", {"idle_cap": idle_cap_words()})
+    return render(request, "games/rules.html", {"idle_cap": idle_cap_words(), "max_actions": engine.MAX_ACTIONS})
 
 
 def break_words(game: Game, now) -> str:

@@ -10,7 +10,7 @@ from django.contrib.auth.models import User
 from django.test import Client
 from django.utils import timezone
 
-from games import daily
+from games import daily, engine
 from games.models import BoardEntry, DailySeed, Game, Player
 from games.services import board_scopes, game_shown, game_start, games_claim
 from tests.helpers import act, act_on_service, grid, guest_token_of, new_game, parse_html, text_of
@@ -274,6 +274,37 @@ def test_a_ranked_game_is_public_and_others_stay_private():
     board = parse_html(stranger.get("/leaderboards/")).find(id="board")
     assert board.find_all("a", href=f"/game/{ranked.pk}/replay/")
     assert parse_html(stranger.get("/players/ada/")).find_all("a", href=f"/game/{ranked.pk}/replay/")
+
+
+def test_the_daily_game_page_does_not_call_an_assisted_game_ranked(client):
+    client.post("/daily/start/")
+    game = Game.objects.get()
+    assert "this game is ranked on the daily board" in text_of(client.get(f"/game/{game.pk}/"))
+    Game.objects.filter(pk=game.pk).update(assisted=True)  # a hint was shown
+    text = text_of(client.get(f"/game/{game.pk}/"))
+    assert "a hint was shown, so this game is not ranked" in text and "this game is ranked" not in text
+
+
+def test_a_daily_wins_replay_waits_for_its_seed_but_not_for_its_owner():
+    """Every game of a day's daily shuffles alike from the same position: a replay on
+    today's daily board would show others what their shuffles will deal."""
+    ada = account("ada")
+    today = daily.today()
+    game = play_win(
+        user_owner(ada), quick_win(), start=timezone.now() - 60 * SECOND, origin=Game.Origin.DAILY, daily=today
+    )
+    assert BoardEntry.objects.filter(game=game, scope=f"daily:{today.isoformat()}").exists()
+    stranger, player = Client(), logged_in(ada)
+    step = f"/game/{game.pk}/replay/1/"
+    shown = grid(player.get(step))  # its player sees it at once
+    assert shown.position != str(engine.deal(game.deal_number))
+    for path in (f"/game/{game.pk}/replay/", step):
+        waiting = stranger.get(path)
+        assert waiting.status_code == 403
+        assert "Its replay opens on" in text_of(waiting) and not parse_html(waiting).find_all(id="grid")
+    assert stranger.get(step, headers={"HX-Request": "true"}).status_code == 403
+    Game.objects.filter(pk=game.pk).update(daily=today - timedelta(days=1))  # as if the day had passed
+    assert grid(stranger.get(step)) == shown
 
 
 def test_the_home_page_shows_todays_daily_with_the_players_result(client):

@@ -9,6 +9,7 @@ import pytest
 from django.conf import settings
 from django.test import Client
 
+from games import engine
 from tests.helpers import HTMX, a_movable_slot, new_game, parse_html, text_of, untranslated_words
 
 pytestmark = pytest.mark.django_db
@@ -44,7 +45,7 @@ def test_how_to_play_agrees_with_the_rules(client):
     assert "Nothing can go right of a King" in text
     assert "as far as the most recent shuffle. A shuffle can never be undone" in text
     assert "every undo" in text and "never goes down" in text
-    assert "any pause between two actions counts as 2 minutes at most" in text
+    assert "any pause, before your first action or between two, counts as 2 minutes at most" in text
     assert "Stuck with no shuffle left, the game is lost" in text
 
 
@@ -53,9 +54,19 @@ def test_how_to_play_states_the_configured_idle_cap(client, settings):
     assert "counts as 5 minutes at most" in text_of(client.get("/how-to-play/"))
 
 
+def test_how_to_play_says_the_clock_starts_at_first_sight_and_the_other_rules_a_player_meets(client):
+    text = text_of(client.get("/how-to-play/"))
+    assert "It starts when the deal is first shown to you, so looking at it counts" in text
+    assert "and so does every undo and every redo" in text
+    assert f"at most {engine.MAX_ACTIONS} actions" in text
+    for words in ("Redo plays again", "Deleting a game in which you made any action gives it up", "assisted game"):
+        assert words in text
+    assert "ranks on that day's daily board" in text
+
+
 def test_the_game_page_states_the_idle_cap(client):
     game = new_game(client, 1)
-    assert "a pause between two actions counts as 2 minutes at most" in text_of(client.get(f"/game/{game.pk}/"))
+    assert "any pause counts as 2 minutes at most" in text_of(client.get(f"/game/{game.pk}/"))
 
 
 def test_an_unknown_game_is_a_plain_404(client):

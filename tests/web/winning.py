@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import date, datetime, timedelta
 from functools import cache
 
 from games import engine
@@ -147,11 +147,18 @@ def play_actions(owner: Owner, game: Game, actions, *, start: datetime, step: ti
 
 
 def play_win(
-    owner: Owner, win: Win, *, start: datetime, step: timedelta = timedelta(seconds=1), origin: str = Game.Origin.RANDOM
+    owner: Owner,
+    win: Win,
+    *,
+    start: datetime,
+    step: timedelta = timedelta(seconds=1),
+    origin: str = Game.Origin.RANDOM,
+    daily: date | None = None,
 ) -> Game:
     """A new game of ``owner`` that plays ``win`` through the services; it ends won.  It began
-    as a random deal (so it ranks on every board) unless ``origin`` says otherwise."""
-    game = reseed(game_start(owner=owner, deal_number=win.deal_number, origin=origin), win.seed)
+    as a random deal (so it ranks on every board) unless ``origin`` says otherwise (a daily
+    game's with its ``daily`` day)."""
+    game = reseed(game_start(owner=owner, deal_number=win.deal_number, origin=origin, daily=daily), win.seed)
     game = play_actions(owner, game, win.actions, start=start, step=step)
     assert game.status == engine.Status.WON, game.status
     return game
