@@ -59,6 +59,8 @@ def body_problem(request: HttpRequest) -> str:
         return problem
     try:
         if request.content_type in FORMS:
+            if not (request.META.get("CONTENT_LENGTH") or "0").isdecimal():  # request.body would raise ValueError
+                return "unreadable Content-Length"
             body = request.body
             if request.content_type == MULTIPART and not _whole_multipart(body, request.content_params or {}):
                 return "multipart body without its boundary, or cut short"

@@ -187,7 +187,7 @@ def test_the_largest_forms_fit_the_limits_with_room_to_spare(db):
     assert player.post("/i18n/setlang/", urlencode(language), content_type=FORM).status_code == 302
 
 
-def wsgi(method: str, url: str, content_type: str, body: bytes) -> tuple[str, bytes]:
+def wsgi(method: str, url: str, content_type: str, body: bytes, length: str | None = None) -> tuple[str, bytes]:
     """Send a request through addiction_site.wsgi.application, as gunicorn does.
 
     Like the test client, without closing old database connections around the request,
@@ -199,7 +199,7 @@ def wsgi(method: str, url: str, content_type: str, body: bytes) -> tuple[str, by
         "PATH_INFO": path,
         "QUERY_STRING": query,
         "CONTENT_TYPE": content_type,
-        "CONTENT_LENGTH": str(len(body)),
+        "CONTENT_LENGTH": str(len(body)) if length is None else length,
         "wsgi.input": io.BytesIO(body),
     }
     setup_testing_defaults(environ)
@@ -234,6 +234,14 @@ def test_a_content_type_django_cannot_build_a_request_from_is_the_400_page(db, m
     assert status.startswith("400 ")
     if method != "HEAD":
         assert parse_html(page.decode()).find("h1").text == "Bad request"
+
+
+@pytest.mark.parametrize("length", ["abc", "-1", "1e3", " "])
+def test_a_content_length_that_is_not_a_number_is_the_400_page(db, length):
+    """gunicorn refuses these itself; another server may pass them on, and reading the body raised."""
+    status, page = wsgi("POST", "/accounts/login/", FORM, b"username=a&password=b", length=length)
+    assert status.startswith("400 ")
+    assert parse_html(page.decode()).find("h1").text == "Bad request"
 
 
 def test_the_wsgi_application_still_answers_ordinary_requests(db):
