@@ -6,14 +6,28 @@ it ("Show on the boards") brings the entries back, since they are never deleted.
 """
 
 from django.contrib import admin, messages
+from django.contrib.admin.helpers import ACTION_CHECKBOX_NAME
 from django.contrib.auth import get_user_model
 from django.contrib.auth.admin import UserAdmin
+from django.core.exceptions import BadRequest
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
 from games.models import Action, BoardEntry, DailySeed, Game, Player
 
 User = get_user_model()
+MAX_ID = 2**63 - 1  # every table's id is a 64-bit integer
+
+
+class RowsByIdAdmin(admin.ModelAdmin):
+    """An admin whose actions take only row ids that can be ids: a forged post of other
+    text (or a number past 64 bits) is a 400, where Django's admin let the database raise."""
+
+    def response_action(self, request, queryset):
+        for value in request.POST.getlist(ACTION_CHECKBOX_NAME):
+            if not (value.isascii() and value.isdecimal() and int(value) <= MAX_ID):
+                raise BadRequest("an action's selected row is not an id")
+        return super().response_action(request, queryset)
 
 
 class ActionInline(admin.TabularInline):
@@ -29,7 +43,7 @@ class ActionInline(admin.TabularInline):
 
 
 @admin.register(Game)
-class GameAdmin(admin.ModelAdmin):
+class GameAdmin(RowsByIdAdmin):
     """Games are the players' record: staff read them; the log is never edited here."""
 
     list_display = (
@@ -57,7 +71,7 @@ class GameAdmin(admin.ModelAdmin):
 
 
 @admin.register(BoardEntry)
-class BoardEntryAdmin(admin.ModelAdmin):
+class BoardEntryAdmin(RowsByIdAdmin):
     list_display = ("board", "scope", "user", "first", "second", "finished_at", "game")
     list_filter = ("board",)
     search_fields = ("user__username", "scope")
@@ -69,7 +83,7 @@ class BoardEntryAdmin(admin.ModelAdmin):
 
 
 @admin.register(DailySeed)
-class DailySeedAdmin(admin.ModelAdmin):
+class DailySeedAdmin(RowsByIdAdmin):
     """Only the digest: a day's seed stays secret until the day is over, even to staff pages."""
 
     list_display = ("day", "seed_sha256")
@@ -118,7 +132,7 @@ admin.site.unregister(User)
 
 
 @admin.register(User)
-class PlayerAdmin(UserAdmin):
+class PlayerAdmin(RowsByIdAdmin, UserAdmin):
     """Django's own user admin, with the moderation flag and its two actions."""
 
     inlines = [*UserAdmin.inlines, PlayerInline]

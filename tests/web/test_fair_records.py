@@ -258,6 +258,24 @@ def test_staff_hide_a_player_from_the_admin_in_one_action():
     assert client.get("/admin/games/dailyseed/").status_code == 200
 
 
+@pytest.mark.parametrize("selected", ["abc", "1.5", "\x00", "9" * 30])
+@pytest.mark.parametrize(
+    ("url", "action"),
+    [
+        ("/admin/auth/user/", "hide_from_boards"),
+        ("/admin/auth/user/", "delete_selected"),
+        ("/admin/games/game/", "delete_selected"),
+        ("/admin/games/boardentry/", "delete_selected"),
+    ],
+)
+def test_an_admin_action_on_a_forged_row_id_is_a_400_and_changes_nothing(url, action, selected):
+    ada = account("ada")
+    staff = User.objects.create_superuser("root", password="unused-in-these-tests-1")
+    response = logged_in(staff).post(url, {"action": action, "_selected_action": [str(ada.pk), selected]})
+    assert response.status_code == 400
+    assert User.objects.filter(pk=ada.pk).exists() and not Player.objects.filter(hidden_from_boards=True).exists()
+
+
 def test_a_ranked_game_is_public_and_others_stay_private():
     ada = account("ada")
     win = quick_win()
