@@ -5,6 +5,8 @@ boards"); the boards, the daily boards and the profile pages honour the flag, an
 it ("Show on the boards") brings the entries back, since they are never deleted.
 """
 
+import re
+
 from django.contrib import admin, messages
 from django.contrib.admin.helpers import ACTION_CHECKBOX_NAME
 from django.contrib.auth import get_user_model
@@ -16,7 +18,7 @@ from django.utils.translation import ngettext
 from games.models import Action, BoardEntry, DailySeed, Game, Player
 
 User = get_user_model()
-MAX_ID = 2**63 - 1  # every table's id is a 64-bit integer
+ID, MAX_ID = re.compile(r"[0-9]{1,19}"), 2**63 - 1  # every table's id is a 64-bit integer
 
 
 class RowsByIdAdmin(admin.ModelAdmin):
@@ -25,7 +27,7 @@ class RowsByIdAdmin(admin.ModelAdmin):
 
     def response_action(self, request, queryset):
         for value in request.POST.getlist(ACTION_CHECKBOX_NAME):
-            if not (value.isascii() and value.isdecimal() and int(value) <= MAX_ID):
+            if not (ID.fullmatch(value) and int(value) <= MAX_ID):
                 raise BadRequest("an action's selected row is not an id")
         return super().response_action(request, queryset)
 

@@ -85,7 +85,8 @@ def board_page(*, board: str, scope: str, page: str | int | None) -> Page:
     entries = (
         on_boards(BoardEntry.objects.filter(board=board, scope=scope))
         .select_related("user", "game")
-        .only("first", "second", "finished_at", "user__username", "game__deal_number")
+        # the game's status and day: whether its replay is open yet (Game.seed_shown)
+        .only("first", "second", "finished_at", "user__username", "game__deal_number", "game__status", "game__daily")
         .order_by("first", "second", "finished_at", "id")
     )
     return Paginator(entries, BOARD_PAGE_SIZE).get_page(page)

@@ -236,7 +236,7 @@ def test_a_content_type_django_cannot_build_a_request_from_is_the_400_page(db, m
         assert parse_html(page.decode()).find("h1").text == "Bad request"
 
 
-@pytest.mark.parametrize("length", ["abc", "-1", "1e3", " "])
+@pytest.mark.parametrize("length", ["abc", "-1", "1e3", " ", "9" * 5000, "0" * 4400 + "5"])
 def test_a_content_length_that_is_not_a_number_is_the_400_page(db, length):
     """gunicorn refuses these itself; another server may pass them on, and reading the body raised."""
     status, page = wsgi("POST", "/accounts/login/", FORM, b"username=a&password=b", length=length)

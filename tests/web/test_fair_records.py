@@ -258,22 +258,38 @@ def test_staff_hide_a_player_from_the_admin_in_one_action():
     assert client.get("/admin/games/dailyseed/").status_code == 200
 
 
-@pytest.mark.parametrize("selected", ["abc", "1.5", "\x00", "9" * 30])
+@pytest.mark.parametrize("forged", ["abc", "1.5", "\x00", "9" * 30, "0" * 4400 + "1"])
 @pytest.mark.parametrize(
-    ("url", "action"),
+    ("url", "action", "row"),
     [
-        ("/admin/auth/user/", "hide_from_boards"),
-        ("/admin/auth/user/", "delete_selected"),
-        ("/admin/games/game/", "delete_selected"),
-        ("/admin/games/boardentry/", "delete_selected"),
+        ("/admin/auth/user/", "hide_from_boards", "user"),
+        ("/admin/auth/user/", "delete_selected", "user"),
+        ("/admin/games/game/", "delete_selected", "game"),
+        ("/admin/games/boardentry/", "delete_selected", "entry"),
     ],
 )
-def test_an_admin_action_on_a_forged_row_id_is_a_400_and_changes_nothing(url, action, selected):
+def test_an_admin_action_on_a_forged_row_id_is_a_400_and_changes_nothing(url, action, row, forged):
     ada = account("ada")
+    game = game_start(owner=user_owner(ada), deal_number=3)
+    entry = BoardEntry.objects.create(
+        user=ada, board="time", scope="all", game=game, first=1, second=1, finished_at=timezone.now()
+    )
     staff = User.objects.create_superuser("root", password="unused-in-these-tests-1")
-    response = logged_in(staff).post(url, {"action": action, "_selected_action": [str(ada.pk), selected]})
-    assert response.status_code == 400
-    assert User.objects.filter(pk=ada.pk).exists() and not Player.objects.filter(hidden_from_boards=True).exists()
+    real = {"user": ada.pk, "game": game.pk, "entry": entry.pk}[row]
+    form = {"action": action, "_selected_action": [str(real), forged], "post": "yes"}  # "yes": the delete confirmed
+    assert logged_in(staff).post(url, form).status_code == 400
+    assert User.objects.filter(pk=ada.pk).exists() and Game.objects.filter(pk=game.pk).exists()
+    assert (
+        BoardEntry.objects.filter(pk=entry.pk).exists() and not Player.objects.filter(hidden_from_boards=True).exists()
+    )
+    form["_selected_action"] = [str(real)]  # the same action on the real row alone does its work
+    assert logged_in(staff).post(url, form).status_code == 302
+    changed = {
+        "user": not User.objects.filter(pk=ada.pk).exists() or Player.objects.filter(hidden_from_boards=True).exists(),
+        "game": not Game.objects.filter(pk=game.pk).exists(),
+        "entry": not BoardEntry.objects.filter(pk=entry.pk).exists(),
+    }
+    assert changed[row]
 
 
 def test_a_ranked_game_is_public_and_others_stay_private():
@@ -321,8 +337,12 @@ def test_a_daily_wins_replay_waits_for_its_seed_but_not_for_its_owner():
         assert waiting.status_code == 403
         assert "Its replay opens on" in text_of(waiting) and not parse_html(waiting).find_all(id="grid")
     assert stranger.get(step, headers={"HX-Request": "true"}).status_code == 403
+    board = f"/daily/{today.isoformat()}/leaderboard/"
+    row = parse_html(stranger.get(board)).find("tr", data_game=str(game.pk))
+    assert not row.find_all("a", href=f"/game/{game.pk}/replay/") and "Replay from" in row.text
     Game.objects.filter(pk=game.pk).update(daily=today - timedelta(days=1))  # as if the day had passed
     assert grid(stranger.get(step)) == shown
+    assert parse_html(stranger.get(board)).find("a", href=f"/game/{game.pk}/replay/")
 
 
 def test_the_home_page_shows_todays_daily_with_the_players_result(client):

@@ -62,6 +62,7 @@ def test_how_to_play_says_the_clock_starts_at_first_sight_and_the_other_rules_a_
     for words in ("Redo plays again", "Deleting a game in which you made any action gives it up", "assisted game"):
         assert words in text
     assert "ranks on that day's daily board" in text
+    assert parse_html(client.get("/how-to-play/")).find(id="daily").tag == "h2"  # the daily page links to it
 
 
 def test_the_game_page_states_the_idle_cap(client):
