@@ -76,7 +76,12 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "django_htmx",
     "axes",
+    # The site's own apps, one per domain, each importing only those listed above it here
+    # (pyproject.toml, [tool.importlinter], holds them to it).
     "games",
+    "records",
+    "daily",
+    "accounts",
 ]
 
 MIDDLEWARE = [
@@ -85,12 +90,12 @@ MIDDLEWARE = [
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
-    "games.request_body.RequestBodyMiddleware",  # after Locale (a translated 400), before all that reads bodies
+    "addiction_site.request_body.RequestBodyMiddleware",  # after Locale (a translated 400), before body readers
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
-    "games.compression.HtmxGZipMiddleware",  # after CSRF: it reads whether the answer used the token
+    "addiction_site.compression.HtmxGZipMiddleware",  # after CSRF: it reads whether the answer used the token
     "django.contrib.auth.middleware.AuthenticationMiddleware",
-    "games.ownership.OwnerMiddleware",
+    "addiction_site.ownership.OwnerMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
@@ -103,7 +108,7 @@ MIDDLEWARE = [
 # (tests/abuse/test_bad_requests.py).  The admin's largest, an action on a changelist page
 # of 100 rows, is about 3 KB and 105 fields; the game's own forms have at most 6 fields.
 # A bigger body, or more fields, is refused with a 400 (RequestDataTooBig,
-# TooManyFieldsSent); games/request_body.py reads every form body in full first, so the
+# TooManyFieldsSent); addiction_site/request_body.py reads every form body in full first, so the
 # size limit holds for multipart bodies too, files included.
 DATA_UPLOAD_MAX_MEMORY_SIZE = 16 * 1024
 DATA_UPLOAD_MAX_NUMBER_FIELDS = 150
@@ -193,7 +198,7 @@ STORAGES = {
     "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
 }
 
-# A year from the last day played (games/ownership.py saves a signed-in player's session,
+# A year from the last day played (addiction_site/ownership.py saves a signed-in player's session,
 # and sends a guest's cookie again, once a day): games live as long as players come back.
 SESSION_COOKIE_AGE = 60 * 60 * 24 * 365
 AUTHENTICATION_BACKENDS = [
@@ -212,11 +217,11 @@ AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
 # Password spraying (a few guesses at each of many user names): the 30th failure from one
 # address, whatever the user names, locks that address, counted and lifted like a pair's
-# lock.  It holds back only that address; games/throttle.py says why this is a handler of
+# lock.  It holds back only that address; accounts/throttle.py says why this is a handler of
 # ours rather than "ip_address" among axes' lockout parameters.
 ADDICTION_LOGIN_ADDRESS_FAILURE_LIMIT = int(os.environ.get("ADDICTION_LOGIN_ADDRESS_FAILURE_LIMIT", "30"))
-AXES_HANDLER = "games.throttle.AddressLockHandler"
-AXES_LOCKOUT_CALLABLE = "games.throttle.lockout_response"  # the 429 page, saying which lock holds
+AXES_HANDLER = "accounts.throttle.AddressLockHandler"
+AXES_LOCKOUT_CALLABLE = "accounts.throttle.lockout_response"  # the 429 page, saying which lock holds
 # Only failures are recorded (AccessAttempt, which the lock counts); axes' log of every
 # successful login is not kept.
 AXES_DISABLE_ACCESS_LOG = True
@@ -257,7 +262,7 @@ def axes_username(request, credentials=None):
 
 AXES_USERNAME_CALLABLE = axes_username
 
-# Accounts one address may create in any hour (games/throttle.py), counted in the default
+# Accounts one address may create in any hour (accounts/throttle.py), counted in the default
 # cache: per process with LocMemCache, for the whole site with a shared cache.
 ADDICTION_SIGNUPS_PER_HOUR = int(os.environ.get("ADDICTION_SIGNUPS_PER_HOUR", "10"))
 # Password reset mails one address may ask for in any hour, counted the same way.

@@ -4,7 +4,7 @@ import os
 
 from django.core.wsgi import get_wsgi_application
 
-from games.request_body import ContentTypeGuard
+from addiction_site.request_body import ContentTypeGuard
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "addiction_site.settings")
 

@@ -148,7 +148,7 @@ def fill(rng: random.Random, *, players: int, games: int, now: datetime) -> list
     from django.db import transaction
 
     from games.models import Game
-    from games.services import board_scopes
+    from records.services import board_scopes
 
     weights, win_rates, paces = player_traits(rng, players)
     wins: list[Win] = []
@@ -187,7 +187,7 @@ def board_rows(wins: list[Win]) -> dict[tuple[int, str, str], tuple[int, int, da
 def insert_board_rows(best) -> None:
     from django.db import transaction
 
-    from games.models import BoardEntry
+    from records.models import BoardEntry
 
     entries = [
         BoardEntry(
@@ -211,8 +211,9 @@ def check_board_rows(user_ids: list[int]) -> tuple[int, float]:
     Returns (wins replayed, seconds per win); exits when any entry differs."""
     from django.db import transaction
 
-    from games.models import BoardEntry, Game
-    from games.services import boards_enter
+    from games.models import Game
+    from records.models import BoardEntry
+    from records.services import boards_enter
 
     fields = ("user_id", "board", "scope", "game_id", "first", "second", "finished_at")
     entries = BoardEntry.objects.filter(user_id__in=user_ids)
@@ -341,7 +342,8 @@ def run(args) -> None:
     from django.db import connection
     from django.utils import timezone
 
-    from games.models import BoardEntry, Game
+    from games.models import Game
+    from records.models import BoardEntry
 
     call_command("migrate", verbosity=0)
     if Game.objects.exists():

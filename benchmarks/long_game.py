@@ -86,7 +86,7 @@ class Player:
                 if (position.card_at(slot) or "").startswith("2") and position.move_for_slot(slot)
             )
         started = time.perf_counter()
-        self.game = game_act(owner=self.owner, game_id=game.pk, version=game.version, kind=kind, slot=slot)
+        self.game = game_act(owner=self.owner, game_id=game.pk, version=game.version, kind=kind, slot=slot).game
         return time.perf_counter() - started
 
 
@@ -139,10 +139,10 @@ def main() -> int:
         setup_django(folder)
         from django.test import Client
 
+        from addiction_site.ownership import GUEST_COOKIE, Owner
         from games import engine
         from games.models import Game
-        from games.ownership import GUEST_COOKIE, Owner
-        from games.services import game_verify
+        from records.services import game_verify
 
         token = "b" * 32
         owner = Owner(user_id=None, guest_token=token)

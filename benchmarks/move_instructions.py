@@ -104,11 +104,11 @@ def part(name: str, guest: Guest):
     from django.template.loader import render_to_string
     from django.test import RequestFactory
 
+    from addiction_site.ownership import Owner, owned_games
     from games import views
-    from games.cards import table_facts
     from games.forms import MoveForm
     from games.models import Action, Game
-    from games.ownership import Owner, owned_games
+    from games.presenters import table_facts
 
     game = Game.objects.get(pk=int(guest.path.strip("/").rsplit("/", 1)[-1]))
     owner = Owner(user_id=None, guest_token=game.guest_token)

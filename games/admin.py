@@ -1,23 +1,14 @@
-"""Django's admin for moderation: games with their logs (read-only), board entries, players.
-
-Staff hide a player from every board with one action on the users' list ("Hide from the
-boards"); the boards, the daily boards and the profile pages honour the flag, and clearing
-it ("Show on the boards") brings the entries back, since they are never deleted.
-"""
+"""Django's admin for the games: each with its log, read-only.  The other apps' admins
+(records/admin.py, daily/admin.py) build on RowsByIdAdmin."""
 
 import re
 
-from django.contrib import admin, messages
+from django.contrib import admin
 from django.contrib.admin.helpers import ACTION_CHECKBOX_NAME
-from django.contrib.auth import get_user_model
-from django.contrib.auth.admin import UserAdmin
 from django.core.exceptions import BadRequest
-from django.utils.translation import gettext_lazy as _
-from django.utils.translation import ngettext
 
-from games.models import Action, BoardEntry, DailySeed, Game, Player
+from games.models import Action, Game
 
-User = get_user_model()
 ID, MAX_ID = re.compile(r"[0-9]{1,19}"), 2**63 - 1  # every table's id is a 64-bit integer
 
 
@@ -70,79 +61,3 @@ class GameAdmin(RowsByIdAdmin):
 
     def has_add_permission(self, request) -> bool:
         return False
-
-
-@admin.register(BoardEntry)
-class BoardEntryAdmin(RowsByIdAdmin):
-    list_display = ("board", "scope", "user", "first", "second", "finished_at", "game")
-    list_filter = ("board",)
-    search_fields = ("user__username", "scope")
-    readonly_fields = [field.name for field in BoardEntry._meta.fields]
-    list_select_related = ("user", "game")
-
-    def has_add_permission(self, request) -> bool:
-        return False
-
-
-@admin.register(DailySeed)
-class DailySeedAdmin(RowsByIdAdmin):
-    """Only the digest: a day's seed stays secret until the day is over, even to staff pages."""
-
-    list_display = ("day", "seed_sha256")
-    fields = ("day", "seed_sha256")
-    readonly_fields = fields
-
-    def has_add_permission(self, request) -> bool:
-        return False
-
-
-class PlayerInline(admin.StackedInline):
-    model = Player
-    can_delete = False
-    fields = ("hidden_from_boards",)
-
-
-def _set_hidden(request, users, hidden: bool) -> int:
-    for user in users:
-        Player.objects.update_or_create(user=user, defaults={"hidden_from_boards": hidden})
-    return len(users)
-
-
-@admin.action(description=_("Hide from the boards"))
-def hide_from_boards(modeladmin, request, queryset):
-    count = _set_hidden(request, list(queryset), True)
-    modeladmin.message_user(
-        request,
-        ngettext("%(count)d player hidden from the boards.", "%(count)d players hidden from the boards.", count)
-        % {"count": count},
-        messages.SUCCESS,
-    )
-
-
-@admin.action(description=_("Show on the boards"))
-def show_on_boards(modeladmin, request, queryset):
-    count = _set_hidden(request, list(queryset), False)
-    modeladmin.message_user(
-        request,
-        ngettext("%(count)d player shown on the boards again.", "%(count)d players shown on the boards again.", count)
-        % {"count": count},
-        messages.SUCCESS,
-    )
-
-
-admin.site.unregister(User)
-
-
-@admin.register(User)
-class PlayerAdmin(RowsByIdAdmin, UserAdmin):
-    """Django's own user admin, with the moderation flag and its two actions."""
-
-    inlines = [*UserAdmin.inlines, PlayerInline]
-    actions = [hide_from_boards, show_on_boards]
-    list_display = (*UserAdmin.list_display, "is_active", "hidden")  # type: ignore[misc]  # django-stubs
-    list_select_related = ("player",)
-
-    @admin.display(boolean=True, description=_("Hidden from the boards"))
-    def hidden(self, user) -> bool:
-        player = getattr(user, "player", None)
-        return bool(player and player.hidden_from_boards)

@@ -6,6 +6,3 @@ class GamesConfig(AppConfig):
     name = "games"
     verbose_name = _("Games")
     default_auto_field = "django.db.models.BigAutoField"
-
-    def ready(self) -> None:
-        from games import signals  # noqa: F401  (connects the receivers)

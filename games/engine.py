@@ -54,6 +54,10 @@ RANKS = "A23456789TJQK"
 GAP = 0xFF
 GAP_TOKEN = "--"
 MAX_DEAL = 2**63 - 1
+
+DRAWN_DEALS = 999_999_999
+"""A random deal's number, and a daily deal's, is one of 1 .. this (docs/RULES.md, "Deal"):
+short enough to read and share.  Any number up to MAX_DEAL can still be chosen."""
 MASK64 = 2**64 - 1
 
 Slot = tuple[int, int]

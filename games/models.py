@@ -121,13 +121,6 @@ class Game(models.Model):
             ),
         ]
 
-    # The action services.game_act has just logged for this instance, so that its answer can
-    # say what happened (views.table_context); not stored.
-    logged: "Action | None" = None
-    # The game as it was before that action, so that the answer can send only the slots that
-    # changed (views.table_changes); not stored.
-    previous: "engine.GameState | None" = None
-
     def __str__(self) -> str:
         return f"Game {self.pk} (deal {self.deal_number}, {self.status})"
 
@@ -238,59 +231,3 @@ class Action(models.Model):
 
     def __str__(self) -> str:
         return f"{self.game_id}#{self.number} {self.kind} {self.move}".rstrip()
-
-
-class BoardEntry(models.Model):
-    """A player's best ranked win on one board, kept up to date as games are won.
-
-    One row per (player, board, scope): the scope is ``all``, a week (``week:2026-W48``),
-    a day (``day:2026-11-29``) or a deal (``deal:12345``).  Keeping the best per player
-    here makes every board page a single indexed range scan, however many games exist.
-    """
-
-    class Board(models.TextChoices):
-        TIME = "time", _("Best time")
-        MOVES = "moves", _("Fewest moves")
-
-    # No index of its own: the unique (user, board, scope) below begins with it.
-    user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="board_entries", db_index=False
-    )
-    board = models.CharField(max_length=5, choices=Board.choices)
-    scope = models.CharField(max_length=32)
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="board_entries")
-    first = models.BigIntegerField(help_text=_("The board's figure: milliseconds, or moves."))
-    second = models.BigIntegerField(help_text=_("The other figure, which breaks ties."))
-    finished_at = models.DateTimeField()
-
-    class Meta:
-        constraints = [models.UniqueConstraint(fields=["user", "board", "scope"], name="board_entry_one_per_player")]
-        indexes = [models.Index(fields=["board", "scope", "first", "second", "finished_at"], name="board_entry_rank")]
-
-    def __str__(self) -> str:
-        return f"{self.board}/{self.scope}: {self.user_id} {self.first}/{self.second}"
-
-
-class DailySeed(models.Model):
-    """The secret seed of one UTC day's daily deal: every daily game of that day shuffles
-    from it, so the same position shuffled after the same number of shuffles deals alike
-    for everyone.  Its SHA-256 is shown from the start of the day; the seed the day after."""
-
-    day = models.DateField(unique=True)
-    seed = models.CharField(max_length=40)
-    seed_sha256 = models.CharField(max_length=64)
-
-    def __str__(self) -> str:
-        return f"Daily {self.day.isoformat()}"
-
-
-class Player(models.Model):
-    """What the site keeps about an account besides Django's user: moderation flags."""
-
-    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="player")
-    hidden_from_boards = models.BooleanField(
-        default=False, help_text=_("Staff hid this player from every board; clearing it brings the entries back.")
-    )
-
-    def __str__(self) -> str:
-        return f"Player {self.user_id}"

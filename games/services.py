@@ -4,20 +4,20 @@ from __future__ import annotations
 
 import hashlib
 import secrets
-from collections.abc import Iterator
-from dataclasses import dataclass
-from datetime import UTC, date, datetime
+from datetime import date, datetime
 from typing import NamedTuple
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
-from django.utils.translation import gettext as _
 
-from games import engine, solver
-from games.models import Action, BoardEntry, Game
-from games.ownership import Owner, owned_games
+from addiction_site.ownership import Owner
+from games import engine, signals, solver
+from games.clock import elapsed_at
+from games.models import Action, Game
+from games.replay import replay_end
+from games.selectors import owned_games
 
 
 class ActionRefused(Exception):
@@ -37,6 +37,16 @@ class StaleVersion(Exception):
         self.game = game
 
 
+class Played(NamedTuple):
+    """What an action did (:func:`game_act`, :func:`hint_for`): the game after it, the
+    engine's state before it (None for a hint, which moves nothing), and the action logged
+    (None for a hint)."""
+
+    game: Game
+    before: engine.GameState | None
+    logged: Action | None
+
+
 def seed_digest(seed: str) -> str:
     """The SHA-256 shown when a game starts, of the seed's decimal text."""
     return hashlib.sha256(seed.encode()).hexdigest()
@@ -51,11 +61,6 @@ class TooManyGames(Exception):
         self.limit = limit
 
 
-RANDOM_DEALS = 999_999_999
-"""A random deal's number is drawn from 1 to this (docs/RULES.md, "Deal"): short enough to
-read and share.  Any number up to engine.MAX_DEAL can still be chosen, and keeps its deal."""
-
-
 def game_start(
     *,
     owner: Owner,
@@ -67,7 +72,7 @@ def game_start(
     """A new game of ``deal_number`` (a random deal when None) for ``owner``.
 
     ``origin`` says how it began (``Game.Origin``: a random deal unless a number was
-    given); a daily deal's game (games/daily.py) also gives its ``daily`` day and that
+    given); a daily deal's game (daily/services.py) also gives its ``daily`` day and that
     day's ``seed``.  Any other game gets a new secret seed of its own.
 
     An owner keeps at most ``ADDICTION_MAX_GAMES_IN_PROGRESS`` games in progress
@@ -84,7 +89,7 @@ def game_start(
     starts at that very moment could then pass it.
     """
     if deal_number is None:
-        deal_number, origin = secrets.randbelow(RANDOM_DEALS) + 1, Game.Origin.RANDOM
+        deal_number, origin = secrets.randbelow(engine.DRAWN_DEALS) + 1, Game.Origin.RANDOM
     seed = seed or str(secrets.randbits(128))
     state = engine.GameState.start(deal_number=deal_number, seed=int(seed))
     game = Game(
@@ -126,20 +131,6 @@ def game_shown(game: Game, now: datetime | None = None) -> Game:
     return game
 
 
-def elapsed_at(game: Game, now: datetime) -> int:
-    """The game's time in milliseconds at ``now``: each pause counts at most the idle cap."""
-    if game.is_over or game.last_action_at is None:
-        return game.elapsed_ms
-    return game.elapsed_ms + min(pause_ms(game, now), settings.ADDICTION_IDLE_CAP_SECONDS * 1000)
-
-
-def pause_ms(game: Game, now: datetime) -> int:
-    """How long the game has waited since its clock last moved (0 before it started or once over)."""
-    if game.is_over or game.last_action_at is None:
-        return 0
-    return max(0, int((now - game.last_action_at).total_seconds() * 1000))
-
-
 def game_act(
     *,
     owner: Owner,
@@ -149,8 +140,8 @@ def game_act(
     slot: engine.Slot | None = None,
     to: engine.Slot | None = None,
     now: datetime | None = None,
-) -> Game:
-    """Apply one player action to one of ``owner``'s games and log it.
+) -> Played:
+    """Apply one player action to one of ``owner``'s games and log it; say what it did.
 
     Raises ``Game.DoesNotExist`` for a game that is not the owner's, :class:`StaleVersion`
     when ``version`` is not the game's current one, and :class:`ActionRefused` for an
@@ -199,13 +190,12 @@ def game_act(
         engine.ActionKind.REDO: redo_below,
         engine.ActionKind.SHUFFLE: 0,
     }.get(kind, game.redo_top)
-    game.previous = previous
     changed = {field: getattr(game, field) for field, value in was.items() if getattr(game, field) != value}
     with transaction.atomic():
         written = games.filter(version=version).update(**changed)
         if not written:  # another tab or click got there first
             raise StaleVersion(games.get())
-        game.logged = Action.objects.create(
+        logged = Action.objects.create(
             game_id=game.pk,
             number=game.version,
             kind=kind,
@@ -216,10 +206,10 @@ def game_act(
         )
         if state.status is engine.Status.WON:
             game_rank(game=game)
-    return game
+    return Played(game, previous, logged)
 
 
-def hint_for(*, owner: Owner, game_id: int, version: int) -> Game:
+def hint_for(*, owner: Owner, game_id: int, version: int) -> Played:
     """Find the solver's hint for one of ``owner``'s games at ``version`` and keep it with the
     game, which is then assisted (never ranked).  Asking again for the same version does not
     search again.  Refused like an action: StaleVersion, or ActionRefused on a finished game.
@@ -234,41 +224,14 @@ def hint_for(*, owner: Owner, game_id: int, version: int) -> Game:
     if game.is_over:
         raise ActionRefused(engine.Refusal.GAME_OVER, game)
     if game.hint_version == version:
-        return game
+        return Played(game, None, None)
     state = game.state()
     advice = solver.hint(state.position, state.shuffles_left)
     game.hint, game.hint_version, game.assisted = hint_text(advice), version, True
     written = games.filter(version=version).update(hint=game.hint, hint_version=version, assisted=True)
     if not written:  # an action got there first
         raise StaleVersion(games.get())
-    return game
-
-
-def game_verdict(game: Game) -> Game:
-    """For a lost game: could the stretch from its last shuffle (or the deal) have been won
-    with no further shuffle?  Searched once, within ``ADDICTION_VERDICT_BUDGET`` nodes, and kept with
-    the game ("won" with a winning line, "proved_lost" or "unknown")."""
-    if game.status != engine.Status.LOST or game.verdict:
-        return game
-    start: engine.Position | None = None
-    try:
-        for step in replay_states(game):
-            if step.action is None or step.action.kind == engine.ActionKind.SHUFFLE:
-                start = step.state.position
-    except (engine.IllegalAction, ValueError):  # a log that does not replay has no verdict
-        return game
-    if start is None:  # no step at all: not a game's log
-        return game
-    result = solver.solve(start, settings.ADDICTION_VERDICT_BUDGET)
-    game.verdict, line = _verdict_of(result)
-    game.verdict_line = " ".join(str(move) for move in line)
-    Game.objects.filter(pk=game.pk, verdict="").update(verdict=game.verdict, verdict_line=game.verdict_line)
-    return game
-
-
-def _verdict_of(result) -> tuple[str, list[engine.Move]]:
-    """The solver's result as the game keeps it."""
-    return result.verdict.value, list(result.line) if result.verdict is solver.Verdict.WON else []
+    return Played(game, None, None)
 
 
 def hint_text(advice) -> str:
@@ -315,9 +278,10 @@ CHANGED_BY_ACTION = (
 
 def game_rank(*, game: Game) -> bool:
     """Check a won game by replaying its log; a true win is ranked and, if it has an
-    owner, enters the boards.  A win whose log does not replay to it never does."""
+    owner, enters the boards (``signals.win_ranked``).  A win whose log does not replay to
+    it never does."""
     try:
-        replayed, tops, wrong_undo_tops = _replay_with_undo_tops(game)
+        replayed, tops, wrong_undo_tops = replay_end(game)
         ranked = (
             replayed.status is engine.Status.WON
             and replayed == game.state()
@@ -331,79 +295,10 @@ def game_rank(*, game: Game) -> bool:
     if ranked != was_ranked:
         Game.objects.filter(pk=game.pk).update(ranked=ranked)
     if game.owner_id and ranked:
-        boards_enter(game=game)
+        signals.win_ranked.send(sender=Game, game=game)
     elif game.owner_id and was_ranked:
-        boards_rebuild(user_id=game.owner_id)  # a win found false again leaves the boards
+        signals.win_unranked.send(sender=Game, game=game)  # a win found false again leaves the boards
     return ranked
-
-
-def board_scopes(game: Game) -> list[str]:
-    """The boards' scopes a win belongs to (docs/RULES.md, "Leaderboards"): a random deal's
-    win ranks all time, in its week and day (UTC) and on its deal's board; a chosen deal's
-    on its deal's board only; the first daily game of a day on that day's daily board; a
-    daily played again (practice) nowhere."""
-    if game.origin == Game.Origin.DAILY:
-        return [daily_scope(game.daily)]  # type: ignore[arg-type]  # a daily game has its day
-    if game.origin == Game.Origin.PRACTICE:
-        return []
-    deal = f"deal:{game.deal_number}"
-    if game.origin != Game.Origin.RANDOM:
-        return [deal]
-    day = game.finished_at.astimezone(UTC).date()  # type: ignore[union-attr]  # a win has finished
-    year, week, _weekday = day.isocalendar()
-    return ["all", f"week:{year}-W{week:02d}", f"day:{day.isoformat()}", deal]
-
-
-def daily_scope(day: date) -> str:
-    """The scope of a day's daily board."""
-    return f"daily:{day.isoformat()}"
-
-
-def boards_enter(*, game: Game) -> None:
-    """Make ``game`` its owner's entry on every board where it beats their best so far.
-
-    On equal figures the earlier win stays, since the boards break ties by who finished first.
-    """
-    # A ranked win is an account's, and finished: neither is None here.
-    owner_id: int = game.owner_id  # type: ignore[assignment]
-    finished_at: datetime = game.finished_at  # type: ignore[assignment]
-    with transaction.atomic():  # its own transaction when called alone (a claim, a re-rank)
-        # One player's wins may finish at once in two games, whose own row locks do not meet:
-        # lock the player, so that one reads the entries only after the other has written them.
-        list(get_user_model().objects.select_for_update().filter(pk=owner_id).values_list("pk", flat=True))
-        figures = {
-            BoardEntry.Board.TIME: (game.elapsed_ms, game.moves),
-            BoardEntry.Board.MOVES: (game.moves, game.elapsed_ms),
-        }
-        scopes = board_scopes(game)
-        existing = {
-            (entry.board, entry.scope): entry for entry in BoardEntry.objects.filter(user_id=owner_id, scope__in=scopes)
-        }
-        for board, (first, second) in figures.items():
-            for scope in scopes:
-                entry = existing.get((board, scope))
-                if entry is None:
-                    BoardEntry.objects.create(
-                        user_id=owner_id,
-                        board=board,
-                        scope=scope,
-                        game=game,
-                        first=first,
-                        second=second,
-                        finished_at=finished_at,
-                    )
-                elif (first, second, finished_at) < (entry.first, entry.second, entry.finished_at):
-                    entry.game, entry.first, entry.second, entry.finished_at = game, first, second, finished_at
-                    entry.save(update_fields=["game", "first", "second", "finished_at"])
-
-
-def boards_rebuild(*, user_id: int) -> None:
-    """Make a player's board entries again from their ranked wins, oldest first."""
-    with transaction.atomic():
-        BoardEntry.objects.filter(user_id=user_id).delete()
-        wins = owned_games(Owner(user_id=user_id, guest_token=""), status=engine.Status.WON, ranked=True)
-        for game in wins.order_by("finished_at", "pk"):
-            boards_enter(game=game)
 
 
 def games_claim(*, user, guest_token: str) -> int:
@@ -427,7 +322,7 @@ def games_claim(*, user, guest_token: str) -> int:
         for game in games:
             game.owner_id = user.pk
             if game.ranked:
-                boards_enter(game=game)
+                signals.win_ranked.send(sender=Game, game=game)
     return len(games)
 
 
@@ -446,156 +341,3 @@ def game_delete(*, owner: Owner, game_id: int) -> bool:
         game_act(owner=owner, game_id=game_id, version=game.version, kind=engine.ActionKind.RESIGN)
         owned_games(owner, pk=game_id).update(removed=True)
         return True
-
-
-class LoggedAction(NamedTuple):
-    """One row of a game's log, as a replay reads it."""
-
-    number: int
-    kind: str
-    move: str
-    elapsed_ms: int
-    undo_top: int
-    redo_top: int
-
-
-class Step(NamedTuple):
-    """One step of a replay: the action logged (None for the deal), the state after it, the
-    number of the action whose move undo would take back next, and of the undo whose move
-    redo would play again next (0: none)."""
-
-    action: LoggedAction | None
-    state: engine.GameState
-    undo_top: int
-    redo_top: int = 0
-
-
-def replay_states(game: Game) -> Iterator[Step]:
-    """The game played again by the engine from its deal and seed: the deal, then each
-    logged action, read from the log in chunks.  A log the rules refuse raises
-    IllegalAction, one that does not even read a ValueError.
-
-    Each step costs the same whatever the game's length: the moves undo can take back are
-    kept here, and the engine is given only the one an undo takes back.  As in a stored
-    game's state, ``history`` is empty.
-    """
-    state = engine.GameState.start(deal_number=game.deal_number, seed=int(game.seed))
-    undoable: list[tuple[int, engine.Move]] = []  # (action number, move), oldest first
-    undone: list[tuple[int, engine.Move]] = []  # (number of the undo, the move it took back)
-    yield Step(None, state, 0)
-    log = game.actions.order_by("number").values_list(*LoggedAction._fields)
-    for action in map(LoggedAction._make, log.iterator(chunk_size=1000)):
-        move = engine.Move.parse(action.move) if action.move else None
-        kind = engine.ActionKind(action.kind)
-        if kind is engine.ActionKind.UNDO and undoable:
-            state = state._replace(history=(undoable[-1][1],))
-        elif kind is engine.ActionKind.REDO and undone:
-            state = state._replace(undone=(undone[-1][1],))
-        try:
-            state, played = state.act(kind, move=move)
-        except engine.IllegalAction as refusal:
-            raise engine.IllegalAction(refusal.reason, f"action {action.number}: {refusal}") from refusal
-        if kind in (engine.ActionKind.MOVE, engine.ActionKind.REDO):
-            undoable.append((action.number, played))  # type: ignore[arg-type]  # a move plays a Move
-            if kind is engine.ActionKind.MOVE:
-                undone.clear()
-            else:
-                undone.pop()
-        elif kind is engine.ActionKind.UNDO:
-            undoable.pop()
-            undone.append((action.number, played))  # type: ignore[arg-type]  # an undo takes back a Move
-        elif kind is engine.ActionKind.SHUFFLE:
-            undoable.clear()
-            undone.clear()
-        if state.history or state.undone:
-            state = state._replace(history=(), undone=())
-        yield Step(action, state, undoable[-1][0] if undoable else 0, undone[-1][0] if undone else 0)
-
-
-def game_replay(game: Game) -> engine.GameState:
-    """The state that the game's deal, seed and action log give, played again by the engine."""
-    for step in replay_states(game):  # noqa: B007 - the last step is the answer
-        pass
-    return step.state
-
-
-def _replay_with_undo_tops(game: Game) -> tuple[engine.GameState, tuple[int, int], int]:
-    """The replayed state, the (undo_top, redo_top) it ends with, and how many log rows keep
-    an undo_top or a redo_top that differs from their replay's."""
-    wrong = 0
-    for step in replay_states(game):
-        logged = step.action
-        wrong += logged is not None and (logged.undo_top, logged.redo_top) != (step.undo_top, step.redo_top)
-    return step.state, (step.undo_top, step.redo_top), wrong
-
-
-@dataclass(frozen=True)
-class Check:
-    label: str
-    ok: bool
-    stored: str
-    replayed: str
-
-
-@dataclass(frozen=True)
-class Verification:
-    """What replaying a finished game from its revealed seed showed, check by check."""
-
-    checks: list[Check]
-    error: str = ""
-
-    @property
-    def ok(self) -> bool:
-        return not self.error and all(check.ok for check in self.checks)
-
-
-def game_verify(game: Game) -> Verification:
-    """Replay ``game`` from its deal, its log and its seed and compare with what is stored."""
-    digest = seed_digest(game.seed)
-    checks = [Check(_("SHA-256 of the revealed seed"), digest == game.seed_sha256, game.seed_sha256, digest)]
-    try:
-        replayed, (undo_top, redo_top), wrong_undo_tops = _replay_with_undo_tops(game)
-    except (engine.IllegalAction, ValueError) as error:
-        return Verification(checks, error=_("The log does not replay: %(error)s") % {"error": error})
-    # The stored columns are compared as the text the server writes (canonical notation),
-    # not parsed: a column that is not even notation is then a mismatch, not a crash.
-    for label, a, b in (
-        (_("Position"), game.position, replayed.position),
-        (_("Moves"), game.moves, replayed.moves),
-        (_("Shuffles used"), game.shuffles_used, replayed.shuffles_used),
-        (_("Action that undo takes back"), game.undo_top, undo_top),
-        (_("Undo whose move redo plays again"), game.redo_top, redo_top),
-    ):
-        checks.append(Check(label, _text(a) == _text(b), _text(a), _text(b)))
-    # Words, not the values the database keeps ("won", True), are shown for these two.
-    statuses = dict(Game.STATUSES)
-    checks.append(
-        Check(
-            _("Result"),
-            game.status == replayed.status.value,
-            str(statuses.get(game.status, _text(game.status))),
-            str(statuses[replayed.status.value]),
-        )
-    )
-    checks.append(
-        Check(
-            _("Log rows that name the wrong action for undo or redo"), wrong_undo_tops == 0, str(wrong_undo_tops), "0"
-        )
-    )
-    last = game.actions.order_by("-number").values_list("elapsed_ms", flat=True).first()
-    if last is not None:  # the time is the server's; the log records it after every action
-        checks.append(Check(_("Time (ms)"), game.elapsed_ms == last, str(game.elapsed_ms), str(last)))
-    if game.status == engine.Status.WON:  # only a win that replays to itself may be on the boards
-        true_win = replayed.status is engine.Status.WON and all(check.ok for check in checks) and not game.assisted
-        checks.append(Check(_("On the leaderboards"), game.ranked == true_win, _yes_no(game.ranked), _yes_no(true_win)))
-    return Verification(checks)
-
-
-def _yes_no(value: bool) -> str:
-    return _("yes") if value else _("no")
-
-
-def _text(value) -> str:
-    if isinstance(value, tuple):
-        value = " ".join(str(item) for item in value)
-    return str(value) or "-"

@@ -17,9 +17,9 @@ from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 from django.test.utils import CaptureQueriesContext
 
+from addiction_site.ownership import GUEST_COOKIE, Owner, guest_cookie_token
 from games import engine
 from games.models import Action, Game
-from games.ownership import GUEST_COOKIE, Owner, guest_cookie_token
 from games.services import game_act
 
 HTMX = {"HX-Request": "true"}
@@ -137,7 +137,7 @@ def act_on_service(
     current version unless told."""
     if version is None:
         version = Game.objects.get(pk=game.pk).version
-    return game_act(owner=owner, game_id=game.pk, version=version, kind=kind, slot=slot, now=now)
+    return game_act(owner=owner, game_id=game.pk, version=version, kind=kind, slot=slot, now=now).game
 
 
 def snapshot(game: Game) -> dict:

@@ -7,7 +7,7 @@ from django.template.loader import render_to_string
 from django.utils.safestring import SafeString
 from django.utils.translation import get_language
 
-from games.cards import SlotView
+from games.presenters import SlotView
 
 register = template.Library()
 
@@ -28,7 +28,7 @@ def duration(milliseconds) -> str:
 @register.simple_tag
 def slots(row: list[SlotView]) -> SafeString:
     """The slots of one row of a table, each drawn by games/_slot.html (a button), or in a
-    replay by games/_replay_slot.html (a picture).
+    replay by records/_replay_slot.html (a picture).
 
     Every action draws a table of 52 slots, so each distinct slot is drawn once per
     language and kept: the only cache of the site's own.  It is bounded, and a slot is a
@@ -49,5 +49,5 @@ def changed_slots(views: list[SlotView]) -> SafeString:
 
 @lru_cache(maxsize=20_000)
 def _drawn(language: str, view: SlotView, oob: bool = False) -> SafeString:
-    template = "games/_replay_slot.html" if view.replay else "games/_slot.html"  # a picture, or a button
+    template = "records/_replay_slot.html" if view.replay else "games/_slot.html"  # a picture, or a button
     return SafeString(render_to_string(template, {**view.drawing(), "oob": oob}).strip())

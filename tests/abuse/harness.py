@@ -137,7 +137,7 @@ def send(client: Client, req: Req):
 
 def body_too_big(req: Req) -> bool:
     """Whether ``send`` sends ``req`` with a form body over DATA_UPLOAD_MAX_MEMORY_SIZE, which
-    the site refuses (400) before anything else looks at it (games/request_body.py)."""
+    the site refuses (400) before anything else looks at it (addiction_site/request_body.py)."""
     if req.method in SAFE_METHODS and (req.data is None or isinstance(req.data, dict)):
         return False  # a query, no body
     if req.method == "POST" and isinstance(req.data, dict):

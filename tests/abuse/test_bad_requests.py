@@ -1,7 +1,7 @@
 """Requests the site cannot read: a charset other than UTF-8 (even one Python knows, even
 one it does not), a multipart body with a missing, empty or wrong boundary or cut short, a
 body over the size limit, too many fields, a file.  Each gets the site's 400 page at any URL, logged as one
-line without a traceback, and changes no game (games/request_body.py).
+line without a traceback, and changes no game (addiction_site/request_body.py).
 
 The player uses a real browser: CSRF checks on, the CSRF cookie set and sent back in the
 header, as htmx does.  That cookie is what made the CSRF check read the body, and raise.

@@ -11,8 +11,9 @@ import re
 from django.contrib.auth.models import User
 from playwright.sync_api import Browser, expect
 
-from games import daily
-from games.models import DailySeed, Game
+from daily import services as daily
+from daily.models import DailySeed
+from games.models import Game
 from games.services import seed_digest
 from tests.web.winning import quick_win
 

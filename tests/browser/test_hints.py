@@ -12,7 +12,8 @@ import re
 from django.contrib.auth.models import User
 from playwright.sync_api import Page, expect
 
-from games.models import BoardEntry, Game
+from games.models import Game
+from records.models import BoardEntry
 
 DEAL = 17
 GAME_URL = re.compile(r"/game/(\d+)/$")

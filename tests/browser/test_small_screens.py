@@ -44,7 +44,7 @@ def playing(user, deal_number: int) -> Game:
 
 def given_up(user, deal_number: int) -> Game:
     game = playing(user, deal_number)
-    return game_act(owner=user_owner(user), game_id=game.pk, version=game.version, kind=engine.ActionKind.RESIGN)
+    return game_act(owner=user_owner(user), game_id=game.pk, version=game.version, kind=engine.ActionKind.RESIGN).game
 
 
 def won(user, deal_number: int) -> Game:
@@ -52,7 +52,7 @@ def won(user, deal_number: int) -> Game:
     game = set_layout(playing(user, deal_number), ONE_MOVE_FROM_WIN, moves=80)
     return game_act(
         owner=user_owner(user), game_id=game.pk, version=game.version, kind=engine.ActionKind.MOVE, slot=(0, 12)
-    )
+    ).game
 
 
 def box(page: Page, selector: str) -> dict:

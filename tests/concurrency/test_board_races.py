@@ -7,8 +7,8 @@ import pytest
 from django.contrib.auth.models import User
 from django.db import connection, transaction
 
-from games.models import BoardEntry
-from games.services import boards_enter
+from records.models import BoardEntry
+from records.services import boards_enter
 from tests.web.winning import quick_win, recorded_win, user_owner
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]

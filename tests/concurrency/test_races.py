@@ -22,9 +22,9 @@ from django.core.management import call_command
 from django.db import connection, connections
 from django.test import Client
 
+from addiction_site.ownership import GUEST_COOKIE
 from games import engine
 from games.models import Action, Game
-from games.ownership import GUEST_COOKIE
 from tests.helpers import a_movable_slot, act, grid, parse_html
 
 ANSWERS = {200, 409, 422}

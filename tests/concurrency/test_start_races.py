@@ -16,9 +16,9 @@ from django.contrib.auth.models import User
 from django.db import connection
 from django.test import Client
 
+from addiction_site.ownership import Owner
 from games import engine
 from games.models import Game
-from games.ownership import Owner
 from tests.concurrency.test_races import BARRIER_TIMEOUT, in_thread, run_threads, sqlite_file_db  # noqa: F401
 from tests.helpers import a_movable_slot, act, guest_token_of
 

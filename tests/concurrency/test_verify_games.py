@@ -7,9 +7,9 @@ from io import StringIO
 import pytest
 from django.core.management import CommandError, call_command
 
+from addiction_site.ownership import Owner
 from games import engine
 from games.models import Action, Game
-from games.ownership import Owner
 from games.services import game_start
 from tests.helpers import a_movable_slot, act_on_service
 

@@ -43,7 +43,7 @@ PG_VERIFY = 'DATABASE_URL="$RESTORED_URL" .venv/bin/python manage.py verify_game
 
 PLAY = """
 from django.contrib.auth.models import User
-from games.ownership import Owner
+from addiction_site.ownership import Owner
 from games.services import game_start
 from tests.helpers import a_movable_slot, act_on_service
 

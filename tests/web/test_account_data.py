@@ -17,8 +17,9 @@ from django.contrib.auth import SESSION_KEY
 from django.contrib.auth.models import User
 from django.test import Client
 
-from games.models import Action, BoardEntry, Game
+from games.models import Action, Game
 from games.services import game_start
+from records.models import BoardEntry
 from tests.helpers import a_movable_slot, act_on_service, parse_html, text_of
 from tests.web.winning import quick_win, recorded_win, user_owner
 
@@ -184,7 +185,7 @@ def test_the_right_password_deletes_the_account_and_all_of_its_data_and_nothing_
     brians = holdings(brian)
     assert all(holdings(ada)) and all(brians)
     ada_games = list(Game.objects.filter(owner=ada).values_list("pk", flat=True))
-    with caplog.at_level(logging.INFO, logger="games.accounts"):
+    with caplog.at_level(logging.INFO, logger="accounts"):
         response = delete_account(ada_client)
     assert response.status_code == 200
     assert "Account deleted" in text_of(response) and "you are logged out" in text_of(response)
@@ -196,7 +197,7 @@ def test_the_right_password_deletes_the_account_and_all_of_its_data_and_nothing_
 
     assert SESSION_KEY not in ada_client.session
     assert ada_client.get("/accounts/").status_code == 302  # logged out
-    [record] = [record for record in caplog.records if record.name == "games.accounts"]
+    [record] = [record for record in caplog.records if record.name == "accounts"]
     assert record.levelno == logging.INFO and "ada" in record.getMessage() and PASSWORD not in record.getMessage()
 
 

@@ -21,8 +21,8 @@ from django.contrib.auth.models import User
 from django.core.exceptions import ImproperlyConfigured
 from django.test import Client
 
+from accounts import services as accounts
 from addiction_site.mail import CONSOLE, SMTP, Mail, mail_from_url, mail_settings
-from games import accounts
 from tests.helpers import parse_html, text_of
 
 PASSWORD = "plum-orchard-lantern-42"
@@ -243,10 +243,10 @@ def test_a_mail_server_that_refuses_gets_a_page_saying_so(ada_client, ada, monke
     def refuse(*args, **kwargs):
         raise smtplib.SMTPRecipientsRefused({})
 
-    monkeypatch.setattr("games.views_accounts.send_mail", refuse)
+    monkeypatch.setattr("accounts.views.send_mail", refuse)
     response = ask_email_change(ada_client, "lovelace@example.org")
     assert response.status_code == 503 and "The email was not sent" in text_of(response)
-    assert any(record.name == "games.accounts" for record in caplog.records)
+    assert any(record.name == "accounts" for record in caplog.records)
 
 
 # --------------------------------------------------------------------------- mail settings

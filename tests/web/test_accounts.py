@@ -14,9 +14,10 @@ from django.contrib.auth import SESSION_KEY as AUTH_SESSION_KEY
 from django.contrib.auth.models import User
 from django.test import Client
 
-from games.models import Action, BoardEntry, Game
-from games.ownership import GUEST_COOKIE, Owner
+from addiction_site.ownership import GUEST_COOKIE, Owner
+from games.models import Action, Game
 from games.services import game_act, game_delete
+from records.models import BoardEntry
 from tests.helpers import HTMX, a_movable_slot, act, grid, guest_token_of, new_game, parse_html, snapshot, text_of
 from tests.web.winning import guest_owner, play_with_client, quick_win, recorded_win, reseed, user_owner
 

@@ -14,11 +14,13 @@ from types import SimpleNamespace
 import pytest
 from django.contrib.auth.models import User
 
-from games import views_records
-from games.models import Action, BoardEntry, Game
-from games.ownership import Owner
-from games.selectors import period_scope
-from games.services import board_scopes, game_act, game_rank, game_start
+from addiction_site.ownership import Owner
+from games.models import Action, Game
+from games.services import game_act, game_rank, game_start
+from records import views as views_records
+from records.models import BoardEntry
+from records.selectors import period_scope
+from records.services import board_scopes
 from tests.helpers import ONE_MOVE_FROM_WIN, count_queries, new_game, parse_html, set_layout, text_of
 from tests.web.winning import Win, copy_win, guest_owner, play_win, quick_win, quick_wins, recorded_win, user_owner
 
@@ -86,7 +88,7 @@ def current_tabs(response) -> list[str]:
 
 @pytest.fixture
 def frozen_now(monkeypatch):
-    """The board pages read the clock at NOW (only games.views_records' clock is changed)."""
+    """The board pages read the clock at NOW (only records.views' clock is changed)."""
     monkeypatch.setattr(views_records, "timezone", SimpleNamespace(now=lambda: NOW))
     return NOW
 
@@ -111,7 +113,7 @@ def test_only_ranked_wins_with_an_owner_enter_the_boards(client):
 
     # cat's stored table is one move from the end, which her log never reached.
     cheat = set_layout(game_start(owner=user_owner(cat), deal_number=win.deal_number), ONE_MOVE_FROM_WIN)
-    cheat = game_act(owner=user_owner(cat), game_id=cheat.pk, version=0, kind="move", slot=(0, 12), now=NOW)
+    cheat = game_act(owner=user_owner(cat), game_id=cheat.pk, version=0, kind="move", slot=(0, 12), now=NOW).game
     assert (cheat.status, cheat.ranked) == ("won", False)
     assert Game.objects.get(pk=cheat.pk).ranked is False
 

@@ -3,7 +3,7 @@
 import re
 from datetime import UTC, datetime, timedelta
 
-from games.selectors import CHART_WINS, chart_points
+from records.selectors import CHART_WINS, chart_points
 from tests.helpers import parse_html
 from tests.web.winning import quick_win, recorded_win, user_owner
 

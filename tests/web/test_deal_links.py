@@ -11,9 +11,9 @@ from django.conf import settings
 from django.contrib.sessions.models import Session
 from django.test import Client
 
+from addiction_site.ownership import GUEST_COOKIE
 from games import engine
 from games.models import Game
-from games.ownership import GUEST_COOKIE
 from tests.helpers import a_movable_slot, act, guest_token_of, new_game, parse_html
 
 pytestmark = pytest.mark.django_db

@@ -10,9 +10,14 @@ from django.contrib.auth.models import User
 from django.test import Client
 from django.utils import timezone
 
-from games import daily, engine
-from games.models import BoardEntry, DailySeed, Game, Player
-from games.services import board_scopes, game_shown, game_start, games_claim
+from daily import services as daily
+from daily.models import DailySeed
+from games import engine
+from games.models import Game
+from games.services import game_shown, game_start, games_claim
+from records import selectors
+from records.models import BoardEntry, Player
+from records.services import board_scopes
 from tests.helpers import act, act_on_service, grid, guest_token_of, new_game, parse_html, text_of
 from tests.web.winning import play_win, quick_win, user_owner
 
@@ -255,7 +260,7 @@ def test_staff_hide_a_player_from_the_admin_in_one_action():
     game = play_win(user_owner(ada), win, start=timezone.now() - 60 * SECOND)
     change = client.get(f"/admin/games/game/{game.pk}/change/")
     assert change.status_code == 200 and str(game.actions.count()) in text_of(change)
-    assert client.get("/admin/games/dailyseed/").status_code == 200
+    assert client.get("/admin/daily/dailyseed/").status_code == 200
 
 
 @pytest.mark.parametrize("forged", ["abc", "1.5", "\x00", "9" * 30, "0" * 4400 + "1"])
@@ -265,7 +270,7 @@ def test_staff_hide_a_player_from_the_admin_in_one_action():
         ("/admin/auth/user/", "hide_from_boards", "user"),
         ("/admin/auth/user/", "delete_selected", "user"),
         ("/admin/games/game/", "delete_selected", "game"),
-        ("/admin/games/boardentry/", "delete_selected", "entry"),
+        ("/admin/records/boardentry/", "delete_selected", "entry"),
     ],
 )
 def test_an_admin_action_on_a_forged_row_id_is_a_400_and_changes_nothing(url, action, row, forged):
@@ -363,8 +368,8 @@ def test_the_calendar_lists_days_with_the_players_result(client):
 def test_daily_streaks_count_runs_of_days():
     today = daily.today()
     days = [(today - timedelta(days=n), n != 1) for n in range(4)] + [(today - timedelta(days=9), True)]
-    streaks = daily.streaks(days)
-    assert (streaks.played_current, streaks.played_best) == (4, 4)
-    assert (streaks.won_current, streaks.won_best) == (1, 2)
-    assert daily.streaks([(today - timedelta(days=1), True)]).won_current == 1  # today is still to play
-    assert daily.streaks([(today - timedelta(days=2), True)]).won_current == 0
+    counted = selectors.streaks(days)
+    assert (counted.played_current, counted.played_best) == (4, 4)
+    assert (counted.won_current, counted.won_best) == (1, 2)
+    assert selectors.streaks([(today - timedelta(days=1), True)]).won_current == 1  # today is still to play
+    assert selectors.streaks([(today - timedelta(days=2), True)]).won_current == 0

@@ -9,8 +9,8 @@ from django.conf import settings
 from django.contrib.auth.models import User
 from django.test import Client
 
+from addiction_site.ownership import Owner
 from games.models import Game
-from games.ownership import Owner
 from games.services import TooManyGames, game_start
 from tests.helpers import HTMX, a_movable_slot, act, act_on_service, guest_token_of, new_game, parse_html, snapshot
 

@@ -16,10 +16,11 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
+from addiction_site.ownership import Owner
 from games.management.commands import housekeeping
-from games.models import Action, BoardEntry, Game
-from games.ownership import Owner
+from games.models import Action, Game
 from games.services import game_start
+from records.models import BoardEntry
 from tests.helpers import a_movable_slot, act_on_service
 from tests.web.winning import quick_win, recorded_win, user_owner
 

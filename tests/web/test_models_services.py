@@ -9,10 +9,11 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from django.contrib.auth.models import User
 
+from addiction_site.ownership import Owner
 from games import engine, services
 from games.models import Game
-from games.ownership import Owner
-from games.services import ActionRefused, StaleVersion, elapsed_at, game_act, game_replay, game_start
+from games.replay import game_replay
+from games.services import ActionRefused, StaleVersion, elapsed_at, game_act, game_start
 from tests.helpers import (
     ONE_MOVE_FROM_STUCK,
     ONE_MOVE_FROM_WIN,

@@ -8,9 +8,9 @@ from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 
 from games import engine
-from games.cards import card_name
 from games.models import Game
-from games.services import game_verify
+from games.presenters import card_name
+from records.services import game_verify
 from tests.helpers import act, grid, migrate, parse_html, text_of
 
 BEFORE = [("games", "0008_records_daily_moderation")]

@@ -2,7 +2,7 @@
 signed-in player's session are sent again, or saved again, once a day they are used.
 A guest's token kept in a session, as before the guest cookie, is moved into it.
 
-All of it is games.ownership.OwnerMiddleware's work on the way out; on the way in it only
+All of it is addiction_site.ownership.OwnerMiddleware's work on the way out; on the way in it only
 reads who the owner is, so a visitor who only looks gets no cookie and no session."""
 
 from datetime import date, timedelta
@@ -13,8 +13,8 @@ from django.contrib.auth.models import User
 from django.contrib.sessions.backends.db import SessionStore
 from django.contrib.sessions.models import Session
 
+from addiction_site.ownership import GUEST_COOKIE, LEGACY_SESSION_KEY, SEEN_KEY, Owner
 from games.models import Game
-from games.ownership import GUEST_COOKIE, LEGACY_SESSION_KEY, SEEN_KEY, Owner
 from games.services import game_start
 from tests.helpers import guest_token_of, new_game
 
@@ -77,7 +77,7 @@ def test_a_guest_playing_on_a_later_day_gets_the_cookie_again(client, monkeypatc
     game_url = client.post("/new/", {"deal_number": 3}).url
     token = guest_token_of(client)
     assert GUEST_COOKIE not in client.get(game_url).cookies  # the same day: not sent again
-    monkeypatch.setattr("games.ownership.date", Later)
+    monkeypatch.setattr("addiction_site.ownership.date", Later)
     response = client.get(game_url)
     assert response.status_code == 200
     assert response.cookies[GUEST_COOKIE].value == f"{token}.{Later.today().isoformat()}"
@@ -160,7 +160,7 @@ def test_a_signed_in_players_session_is_saved_again_on_a_later_day(client, monke
     game_url = client.post("/new/", {"deal_number": 3}).url
     key = client.session.session_key
     first = Session.objects.get(session_key=key).expire_date
-    monkeypatch.setattr("games.ownership.date", Later)
+    monkeypatch.setattr("addiction_site.ownership.date", Later)
     assert client.get(game_url).status_code == 200
     assert Session.objects.get(session_key=key).expire_date > first  # its year counts from now
     assert client.session[SEEN_KEY] == Later.today().isoformat()

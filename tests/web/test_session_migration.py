@@ -16,7 +16,7 @@ from django.contrib.auth import SESSION_KEY as USER_KEY
 from django.contrib.auth.models import User
 from django.contrib.sessions.backends.db import SessionStore
 
-from games.ownership import LEGACY_SESSION_KEY
+from addiction_site.ownership import LEGACY_SESSION_KEY
 
 pytestmark = pytest.mark.django_db
 

@@ -12,8 +12,8 @@ import random
 import pytest
 
 from games import engine
-from games.cards import table_facts, table_slots
 from games.models import Game
+from games.presenters import table_facts, table_slots
 from games.services import hint_for
 from tests.helpers import (
     HTMX,
@@ -221,7 +221,7 @@ def test_a_page_drawn_before_another_tab_changed_its_language_or_marking_gets_th
 
 
 def game_owner(game: Game):
-    from games.ownership import Owner
+    from addiction_site.ownership import Owner
 
     return Owner(user_id=None, guest_token=game.guest_token)
 

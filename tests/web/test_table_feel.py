@@ -12,7 +12,7 @@ import pytest
 from django.utils import translation
 
 from games import engine
-from games.cards import card_name, table_slots
+from games.presenters import card_name, table_slots
 from tests.helpers import TWO_COLUMN_0_GAPS, act, parse_html
 
 

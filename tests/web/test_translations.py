@@ -196,7 +196,7 @@ def test_the_compiled_catalog_is_up_to_date(lang):
     assert stale == []
 
 
-# Django's own words on the account pages, in the site's tone (games/django_words.py): the
+# Django's own words on the account pages, in the site's tone (accounts/django_words.py): the
 # informal "you" in Spanish and Dutch, Hindi in Hindi, one word for password.
 DJANGO_WORDS = {
     "es": ("Las dos contraseñas no coinciden.", "Tu contraseña no puede tener solo cifras."),

@@ -8,9 +8,9 @@ import pytest
 from django.conf import settings
 from django.test import Client
 
+from addiction_site.ownership import GUEST_COOKIE
 from games import engine
 from games.models import Action, Game
-from games.ownership import GUEST_COOKIE
 from tests.helpers import (
     HTMX,
     ONE_MOVE_FROM_STUCK,

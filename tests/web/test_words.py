@@ -11,8 +11,8 @@ from django.utils import translation
 from django.utils.translation import gettext
 
 from games import engine
-from games.cards import card_name
 from games.models import Game
+from games.presenters import card_name
 from tests.helpers import (
     HTMX,
     ONE_MOVE_FROM_STUCK,

@@ -31,9 +31,9 @@ from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from functools import cache
 
+from addiction_site.ownership import Owner
 from games import engine
 from games.models import Action, Game
-from games.ownership import Owner
 from games.services import game_rank, game_start, seed_digest
 from tests.helpers import act, act_on_service, guest_token_of
 

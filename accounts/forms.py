@@ -1,0 +1,59 @@
+"""The forms of accounts: signing up, confirming with the password, changing the address."""
+
+from django import forms
+from django.contrib.auth import authenticate
+from django.contrib.auth.forms import UserCreationForm
+from django.contrib.auth.models import User
+from django.utils.translation import gettext_lazy as _
+
+
+class SignUpForm(UserCreationForm):
+    """Django's sign-up form (its validators and password hashing), with an optional email."""
+
+    email = forms.EmailField(
+        label=_("Email (optional)"),
+        required=False,
+        help_text=_("Only to mail you a link if you forget your password: without one, that loses the account."),
+    )
+
+    class Meta(UserCreationForm.Meta):  # type: ignore[name-defined]  # django-stubs does not declare it
+        model = User
+        fields = ("username", "email")
+
+
+class PasswordConfirmForm(forms.Form):
+    """The signed-in player's password, before their account is deleted or its address changed.
+
+    Checked as a login is, through ``authenticate``: django-axes counts the failures and locks
+    the account from this address as it would at login, so a borrowed session cannot guess it.
+    """
+
+    password = forms.CharField(
+        label=_("Your password"), strip=False, widget=forms.PasswordInput(attrs={"autocomplete": "current-password"})
+    )
+
+    def __init__(self, *args, request, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.request = request
+
+    def clean_password(self) -> str:
+        password = self.cleaned_data["password"]
+        user = self.request.user
+        if authenticate(self.request, username=user.get_username(), password=password) != user:
+            raise forms.ValidationError(_("That is not your password."), code="password_incorrect")
+        return password
+
+
+class EmailChangeForm(PasswordConfirmForm):
+    """A new address for the signed-in player, with their password; a link to it confirms it."""
+
+    email = forms.EmailField(
+        label=_("New email address"), max_length=254, widget=forms.EmailInput(attrs={"autocomplete": "email"})
+    )
+    field_order = ["email", "password"]
+
+    def clean_email(self) -> str:
+        email = User.objects.normalize_email(self.cleaned_data["email"])
+        if email.lower() == self.request.user.email.lower():
+            raise forms.ValidationError(_("That is already your address."), code="same_email")
+        return email

@@ -1,0 +1,182 @@
+"""A player's account and what the site keeps of it: address change links, the data download, deletion."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from django.conf import settings
+from django.contrib.auth.models import User
+from django.core import signing
+from django.core.serializers.json import DjangoJSONEncoder
+from django.db import transaction
+from django.db.models import Prefetch
+from django.utils import timezone
+from django.utils.crypto import constant_time_compare, salted_hmac
+
+from games.models import Action, Game
+from records.models import BoardEntry
+
+logger = logging.getLogger("accounts")
+
+EMAIL_CHANGE_SALT = "games.accounts.email_change"  # the name it had before the apps split: old links still work
+DATA_FORMAT = "addiction-solitaire/account-data/1"
+GAMES_PER_QUERY = 100  # the download reads games and their logs this many games at a time
+
+
+# --------------------------------------------------------------------------- address change
+
+
+class EmailChangeRefused(Exception):
+    """A confirmation link that cannot change the address; ``reason`` says why, for the page."""
+
+    def __init__(self, reason: str):
+        super().__init__(reason)
+        self.reason = reason  # "expired", "invalid" or "used"
+
+
+@dataclass(frozen=True)
+class EmailChange:
+    user: User
+    new_email: str
+
+
+def email_change_max_age() -> int:
+    """Seconds a confirmation link stays valid: as long as a password reset link."""
+    return settings.PASSWORD_RESET_TIMEOUT
+
+
+def _email_digest(email: str) -> str:
+    # The link names the address it replaces without showing it to whoever reads the link.
+    return salted_hmac(EMAIL_CHANGE_SALT, email).hexdigest()[:20]
+
+
+def email_change_token(*, user: User, new_email: str) -> str:
+    """The signed token of the link that sets ``user``'s address to ``new_email``."""
+    return signing.dumps({"user": user.pk, "from": _email_digest(user.email), "to": new_email}, salt=EMAIL_CHANGE_SALT)
+
+
+def email_change_read(token: str) -> EmailChange:
+    """What the link asks for, if it still can be done; raises EmailChangeRefused otherwise.
+
+    A link works once: it names the address it replaces, which it no longer is afterwards.
+    """
+    try:
+        data = signing.loads(token, salt=EMAIL_CHANGE_SALT, max_age=email_change_max_age())
+    except signing.SignatureExpired:
+        raise EmailChangeRefused("expired") from None
+    except signing.BadSignature:
+        raise EmailChangeRefused("invalid") from None
+    user = User.objects.filter(pk=data["user"], is_active=True).first()
+    if user is None or not constant_time_compare(_email_digest(user.email), data["from"]):
+        raise EmailChangeRefused("used")
+    return EmailChange(user=user, new_email=data["to"])
+
+
+def email_change_confirm(token: str) -> EmailChange:
+    """Set the address the link names; a compare-and-set, so two clicks at once change it once."""
+    change = email_change_read(token)
+    updated = User.objects.filter(pk=change.user.pk, email=change.user.email).update(email=change.new_email)
+    if not updated:
+        raise EmailChangeRefused("used")
+    logger.info("account %s: e-mail address changed", change.user.pk)
+    return change
+
+
+# --------------------------------------------------------------------------- the data download
+
+
+def _account(user: User) -> dict:
+    return {
+        "username": user.get_username(),
+        "email": user.email,
+        "date_joined": user.date_joined,
+        "last_login": user.last_login,
+    }
+
+
+def _game(game: Game) -> dict:
+    # Never the seed: an unfinished game's must stay secret, and a finished one's is on its verify page.
+    return {
+        "id": game.pk,
+        "deal_number": game.deal_number,
+        "status": game.status,
+        "resigned": game.resigned,
+        "moves": game.moves,
+        "shuffles_used": game.shuffles_used,
+        "position": game.position,
+        "elapsed_ms": game.elapsed_ms,
+        "ranked": game.ranked,
+        "assisted": game.assisted,
+        "verdict": game.verdict,
+        "seed_sha256": game.seed_sha256,
+        "created_at": game.created_at,
+        "started_at": game.started_at,
+        "last_action_at": game.last_action_at,
+        "finished_at": game.finished_at,
+        "actions": [
+            {
+                "number": action.number,
+                "kind": action.kind,
+                "move": action.move,
+                "elapsed_ms": action.elapsed_ms,
+                "created_at": action.created_at,
+            }
+            for action in game.actions.all()
+        ],
+    }
+
+
+def _board_entry(entry: BoardEntry) -> dict:
+    return {
+        "board": entry.board,
+        "scope": entry.scope,
+        "game": entry.game_id,
+        "first": entry.first,
+        "second": entry.second,
+        "finished_at": entry.finished_at,
+    }
+
+
+def account_data(user: User) -> Iterator[str]:
+    """``user``'s data as one JSON document, in pieces: the account, every game with its log,
+    every board entry.  Games are read GAMES_PER_QUERY at a time, so memory stays bounded."""
+    encode = DjangoJSONEncoder().encode
+    yield '{"format": %s, "exported_at": %s, "account": %s, "games": [' % (
+        encode(DATA_FORMAT),
+        encode(timezone.now()),
+        encode(_account(user)),
+    )
+    games = (
+        Game.objects.filter(owner=user)
+        .order_by("pk")
+        .prefetch_related(Prefetch("actions", queryset=Action.objects.order_by("number")))
+    )
+    for index, game in enumerate(games.iterator(chunk_size=GAMES_PER_QUERY)):
+        yield ("," if index else "") + encode(_game(game))
+    yield '], "board_entries": ['
+    entries = BoardEntry.objects.filter(user=user).order_by("board", "scope")
+    for index, entry in enumerate(entries.iterator(chunk_size=500)):
+        yield ("," if index else "") + encode(_board_entry(entry))
+    yield "]}"
+
+
+def account_data_filename(user: User) -> str:
+    return f"addiction-{user.get_username()}-{timezone.now():%Y-%m-%d}.json"
+
+
+# --------------------------------------------------------------------------- deletion
+
+
+def account_delete(*, user: User) -> None:
+    """Delete ``user`` with everything of theirs: games and their logs, board entries (the
+    foreign keys cascade).  Their sessions elsewhere find no user any more: signed out."""
+    with transaction.atomic():
+        games = Game.objects.filter(owner=user).count()
+        entries = BoardEntry.objects.filter(user=user).count()
+        user_id, username = user.pk, user.get_username()
+        user.delete()
+    logger.info(
+        "account %s (%s) deleted by its player, with %d games and %d board entries", user_id, username, games, entries
+    )

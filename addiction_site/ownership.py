@@ -1,0 +1,129 @@
+"""Who owns a game: the one place that decides, and the one filter every game query uses.
+
+A signed-in player's games are tied to their account.  A guest's games are tied to a
+random token kept in a cookie of its own, ``addiction_guest``: unguessable like a session
+key, HttpOnly, Secure in production, SameSite=Lax.  A guest therefore needs no session.
+The cookie lives a year from the last day it was used (it is sent again once a day), and
+a signed-in player's session is saved once a day it is used, so a player who keeps
+playing never loses their games.  Logging in gives the guest's games to the account
+(accounts/receivers.py) and drops the cookie; after logging out, the browser is a new guest.
+
+``OwnerMiddleware`` puts the owner on every request as ``request.owner``, reading only;
+views find games through ``games.selectors.owned_games(request.owner)``, so a game that is not yours is
+simply not found (404).  The cookie and the session are written in one place, when the
+response goes out.
+"""
+
+from __future__ import annotations
+
+import re
+import secrets
+from dataclasses import dataclass
+from datetime import date
+
+from django.conf import settings
+from django.db.models import Q
+from django.http import HttpRequest
+from django_htmx.middleware import HtmxDetails
+
+GUEST_COOKIE = "addiction_guest"
+SEEN_KEY = "addiction_seen"  # a signed-in player's session: the last day it was saved
+LEGACY_SESSION_KEY = "addiction_guest"  # where a guest's token was kept before the cookie
+_TOKEN = re.compile(r"[A-Za-z0-9_-]{32}")
+
+
+@dataclass(frozen=True)
+class Owner:
+    """A signed-in player (``user_id``) or a guest (``guest_token``, "" before their first game)."""
+
+    user_id: int | None
+    guest_token: str
+
+    def owns(self) -> Q:
+        """The filter for this owner's games."""
+        if self.user_id is not None:
+            return Q(owner_id=self.user_id)
+        if self.guest_token:  # an account's games have none (the constraint game_one_kind_of_owner)
+            return Q(guest_token=self.guest_token)
+        return Q(pk__in=[])
+
+    def stamp(self) -> dict:
+        """The fields a new game of this owner gets."""
+        return {"owner_id": self.user_id, "guest_token": "" if self.user_id else self.guest_token}
+
+
+class SiteRequest(HttpRequest):
+    """The request a view gets: Django's, with ``owner`` (OwnerMiddleware) and ``htmx`` (django-htmx)."""
+
+    owner: Owner
+    htmx: HtmxDetails
+
+
+def guest_cookie_token(value: str) -> str:
+    """The token in a guest cookie's value ("<token>.<day>"), or "" if it holds none."""
+    token, _dot, _day = value.partition(".")
+    return token if _TOKEN.fullmatch(token) else ""
+
+
+def _legacy_token(request) -> str:
+    """A guest token kept in the session, as the site did before the guest cookie."""
+    if settings.SESSION_COOKIE_NAME not in request.COOKIES:
+        return ""
+    token = request.session.get(LEGACY_SESSION_KEY, "")
+    return token if isinstance(token, str) and _TOKEN.fullmatch(token) else ""
+
+
+def owner_of(request) -> Owner:
+    """The owner behind ``request``, as its user, cookie or session says; changes nothing."""
+    if request.user.is_authenticated:
+        return Owner(user_id=request.user.pk, guest_token="")
+    token = guest_cookie_token(request.COOKIES.get(GUEST_COOKIE, "")) or _legacy_token(request)
+    return Owner(user_id=None, guest_token=token)
+
+
+def become_guest(request) -> Owner:
+    """The owner a new game gets: ``request.owner``, or a new guest if it can own nothing yet.
+
+    The new token reaches the browser as its cookie when the response goes out.
+    """
+    if request.owner.user_id is None and not request.owner.guest_token:
+        request.owner = Owner(user_id=None, guest_token=secrets.token_urlsafe(24))
+    return request.owner
+
+
+def set_lasting_cookie(response, name: str, value: str) -> None:
+    """A cookie of the site's own that lives as long as a session (a year), HttpOnly,
+    SameSite=Lax, and Secure wherever the session cookie is."""
+    response.set_cookie(
+        name,
+        value,
+        max_age=settings.SESSION_COOKIE_AGE,
+        secure=settings.SESSION_COOKIE_SECURE,
+        httponly=True,
+        samesite="Lax",
+    )
+
+
+class OwnerMiddleware:
+    """Puts ``request.owner`` on the request; on the way out, keeps the owner's cookie or
+    session alive for another year (once a day), or drops a guest cookie whose games an
+    account has taken.  Listed after the session and authentication middleware."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        request.owner = owner_of(request)
+        response = self.get_response(request)
+        today = date.today().isoformat()
+        if request.user.is_authenticated:  # signed in, perhaps by this very request
+            if GUEST_COOKIE in request.COOKIES:
+                response.delete_cookie(GUEST_COOKIE, samesite="Lax")
+            if request.session.get(SEEN_KEY) != today:
+                request.session[SEEN_KEY] = today
+        elif token := request.owner.guest_token:
+            if request.COOKIES.get(GUEST_COOKIE) != f"{token}.{today}":
+                set_lasting_cookie(response, GUEST_COOKIE, f"{token}.{today}")
+            if settings.SESSION_COOKIE_NAME in request.COOKIES and LEGACY_SESSION_KEY in request.session:
+                del request.session[LEGACY_SESSION_KEY]  # it lives in the cookie now
+        return response

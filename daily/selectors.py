@@ -1,0 +1,37 @@
+"""The queries behind the daily deal's pages: a player's games of a day, and the calendar."""
+
+from __future__ import annotations
+
+from datetime import date, timedelta
+
+from addiction_site.ownership import Owner
+from daily import services as daily
+from games.models import Game
+from games.selectors import owned_games
+
+CALENDAR_DAYS = 42  # six weeks back
+
+
+def games_of_day(owner: Owner, day: date) -> list[Game]:
+    """``owner``'s games of ``day``'s daily deal, the first started first."""
+    return list(owned_games(owner, daily=day).order_by("created_at", "pk"))
+
+
+def calendar_days(owner: Owner, today: date) -> list[dict]:
+    """The last six weeks of daily deals, today first, each with the owner's result on it:
+    their ranked game's status, else their first practice game's, else ""."""
+    first = max(daily.FIRST_DAY, today - timedelta(days=CALENDAR_DAYS - 1))
+    results: dict[date | None, str] = {}  # every day is a date: the query asks for a range of them
+    for day, status, origin in (
+        owned_games(owner, daily__gte=first, daily__lte=today)
+        .order_by("created_at", "pk")
+        .values_list("daily", "status", "origin")
+    ):
+        if origin == Game.Origin.DAILY or day not in results:
+            results[day] = status
+    days = []
+    day = today
+    while day >= first:
+        days.append({"day": day, "deal_number": daily.deal_number_of(day), "result": results.get(day, "")})
+        day -= timedelta(days=1)
+    return days

@@ -1,0 +1,93 @@
+"""The daily deal's pages: today's deal, a past day's (practice), its board and the calendar."""
+
+from __future__ import annotations
+
+from datetime import date, timedelta
+
+from django.http import Http404, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST, require_safe
+
+from addiction_site.ownership import SiteRequest, become_guest
+from daily import services as daily
+from daily.selectors import calendar_days, games_of_day
+from games.models import Game
+from games.services import TooManyGames
+from records import scopes
+from records.models import BoardEntry
+from records.selectors import board_page
+
+
+def _playable(day: date | None) -> date:
+    day = day or daily.today()
+    if not daily.is_playable(day):
+        raise Http404(_("There is no daily deal for that day yet."))
+    return day
+
+
+@require_safe
+def daily_page(request: SiteRequest, day: date | None = None) -> HttpResponse:
+    """A day's daily deal (today's without a date): its number, its seed's SHA-256 (the seed
+    itself once the day is over), the player's games of it and a button to play."""
+    day = _playable(day)
+    return _daily_page(request, day)
+
+
+def _daily_page(request: SiteRequest, day: date, status: int = 200, too_many: int | None = None) -> HttpResponse:
+    games = games_of_day(request.owner, day)
+    is_today = day == daily.today()
+    return render(
+        request,
+        "daily/daily.html",
+        {
+            "day": day,
+            "is_today": is_today,
+            "deal_number": daily.deal_number_of(day),
+            "daily_seed": daily.seed_of(day),
+            "seed_revealed": not is_today,
+            "reveal_day": day + timedelta(days=1),
+            "games": games,
+            "in_progress": next((game for game in reversed(games) if not game.is_over), None),
+            "next_is_ranked": is_today and not any(game.origin == Game.Origin.DAILY for game in games),
+            "too_many": too_many,
+        },
+        status=status,
+    )
+
+
+@require_POST
+def daily_start(request: SiteRequest, day: date | None = None) -> HttpResponse:
+    """Start a game of the day's daily: ranked if it is the player's first of today."""
+    day = _playable(day)
+    try:
+        game = daily.daily_start(owner=become_guest(request), day=day)
+    except TooManyGames as refusal:
+        return _daily_page(request, day, status=409, too_many=refusal.limit)
+    return redirect("games:detail", pk=game.pk)
+
+
+@require_safe
+def daily_board(request: SiteRequest, day: date) -> HttpResponse:
+    """A day's daily board: each player's first daily game of that day, if won."""
+    day = _playable(day)
+    board = BoardEntry.Board.named(request.GET.get("board"))
+    page = board_page(board=board, scope=scopes.daily_scope(day), page=request.GET.get("page"))
+    return render(
+        request,
+        "records/leaderboard.html",
+        {
+            "board": board,
+            "page": page,
+            "boards": BoardEntry.Board.choices,
+            "daily_day": day,
+            "deal_number": daily.deal_number_of(day),
+        },
+    )
+
+
+@require_safe
+def daily_calendar(request: SiteRequest) -> HttpResponse:
+    """The last six weeks of daily deals with the player's result on each; past days play as practice."""
+    today = daily.today()
+    return render(request, "daily/daily_calendar.html", {"days": calendar_days(request.owner, today), "today": today})

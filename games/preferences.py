@@ -1,0 +1,36 @@
+"""The player's choices for the table (marking, colours, motion), kept in cookies of this
+browser: their names, and how a request says which were made.  base.html and the table
+read them on every page; the settings page writes them."""
+
+from __future__ import annotations
+
+from django.http import HttpRequest
+from django.utils.translation import get_language
+
+MARK_MOVABLE_COOKIE = "addiction_mark_movable"  # "0" when the player turned the marking off
+THEME_COOKIE = "addiction_theme"  # "light" or "dark"; none (or "auto") follows the device
+MOTION_COOKIE = "addiction_motion"  # "on" or "off"; none (or "auto") follows the device
+
+
+def marks_movable(request: HttpRequest) -> bool:
+    """Whether the table marks the cards that can move (on unless this browser turned it off)."""
+    return request.COOKIES.get(MARK_MOVABLE_COOKIE) != "0"
+
+
+def chosen(request: HttpRequest) -> dict:
+    """The choices this browser made, as the settings form's initial values."""
+    theme = request.COOKIES.get(THEME_COOKIE)
+    motion = request.COOKIES.get(MOTION_COOKIE)
+    return {
+        "mark_movable": marks_movable(request),
+        "theme": theme if theme in ("light", "dark") else "auto",
+        "motion": motion if motion in ("on", "off") else "auto",
+    }
+
+
+def drawn_as(request: HttpRequest) -> str:
+    """What a table's drawing depends on besides the game: the language and whether cards
+    that can move are marked.  The grid form posts it back (its field ``drawn``), so that a
+    page drawn otherwise, before another tab changed either, gets its whole table again
+    rather than a few slots drawn differently from the rest."""
+    return f"{get_language()} {'marked' if marks_movable(request) else 'plain'}"

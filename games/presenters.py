@@ -1,0 +1,479 @@
+"""What the game's templates get, in one place: the cards as players see them (faces for
+the eye, names for screen readers), what each of the 52 slots of a table shows, the status
+bar, and the words for a move, a hint, a refusal or a pause.  The other apps' presenters
+build on these (records/presenters.py)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import NamedTuple
+
+from django.conf import settings
+from django.utils import timezone
+from django.utils.translation import get_language, gettext_lazy, ngettext
+from django.utils.translation import gettext as _
+
+from addiction_site.ownership import SiteRequest
+from games import engine
+from games.clock import elapsed_at, pause_ms
+from games.models import Action, Game
+from games.preferences import drawn_as, marks_movable
+
+# Each card's name whole, so that each language says it its own way (the order of the words,
+# a rank's gender) and a name costs one lookup in the catalog.
+CARD_NAMES = {
+    "2S": gettext_lazy("Two of spades"),
+    "3S": gettext_lazy("Three of spades"),
+    "4S": gettext_lazy("Four of spades"),
+    "5S": gettext_lazy("Five of spades"),
+    "6S": gettext_lazy("Six of spades"),
+    "7S": gettext_lazy("Seven of spades"),
+    "8S": gettext_lazy("Eight of spades"),
+    "9S": gettext_lazy("Nine of spades"),
+    "TS": gettext_lazy("Ten of spades"),
+    "JS": gettext_lazy("Jack of spades"),
+    "QS": gettext_lazy("Queen of spades"),
+    "KS": gettext_lazy("King of spades"),
+    "2H": gettext_lazy("Two of hearts"),
+    "3H": gettext_lazy("Three of hearts"),
+    "4H": gettext_lazy("Four of hearts"),
+    "5H": gettext_lazy("Five of hearts"),
+    "6H": gettext_lazy("Six of hearts"),
+    "7H": gettext_lazy("Seven of hearts"),
+    "8H": gettext_lazy("Eight of hearts"),
+    "9H": gettext_lazy("Nine of hearts"),
+    "TH": gettext_lazy("Ten of hearts"),
+    "JH": gettext_lazy("Jack of hearts"),
+    "QH": gettext_lazy("Queen of hearts"),
+    "KH": gettext_lazy("King of hearts"),
+    "2D": gettext_lazy("Two of diamonds"),
+    "3D": gettext_lazy("Three of diamonds"),
+    "4D": gettext_lazy("Four of diamonds"),
+    "5D": gettext_lazy("Five of diamonds"),
+    "6D": gettext_lazy("Six of diamonds"),
+    "7D": gettext_lazy("Seven of diamonds"),
+    "8D": gettext_lazy("Eight of diamonds"),
+    "9D": gettext_lazy("Nine of diamonds"),
+    "TD": gettext_lazy("Ten of diamonds"),
+    "JD": gettext_lazy("Jack of diamonds"),
+    "QD": gettext_lazy("Queen of diamonds"),
+    "KD": gettext_lazy("King of diamonds"),
+    "2C": gettext_lazy("Two of clubs"),
+    "3C": gettext_lazy("Three of clubs"),
+    "4C": gettext_lazy("Four of clubs"),
+    "5C": gettext_lazy("Five of clubs"),
+    "6C": gettext_lazy("Six of clubs"),
+    "7C": gettext_lazy("Seven of clubs"),
+    "8C": gettext_lazy("Eight of clubs"),
+    "9C": gettext_lazy("Nine of clubs"),
+    "TC": gettext_lazy("Ten of clubs"),
+    "JC": gettext_lazy("Jack of clubs"),
+    "QC": gettext_lazy("Queen of clubs"),
+    "KC": gettext_lazy("King of clubs"),
+}
+SUIT_SYMBOLS = {"S": "\u2660", "H": "\u2665", "D": "\u2666", "C": "\u2663"}
+RANK_FACES = {"T": "10"}
+
+
+def hint_slots(hint: str) -> tuple[engine.Slot, engine.Slot] | None:
+    """The card's slot and the gap's slot of a hinted move ("R-C>R-C"); None for "shuffle" or "none"."""
+    if ">" not in hint:
+        return None
+    (source_row, source_col), (target_row, target_col) = (part.split("-") for part in hint.split(">"))
+    return (int(source_row), int(source_col)), (int(target_row), int(target_col))
+
+
+def hint_words(hint: str, position: engine.Position) -> str:
+    """A hint ("R-C>R-C", "shuffle", "none") said in the active language."""
+    if hint == "shuffle":
+        return _("Hint: shuffle now.")
+    if hint == "none":
+        return _("Hint: nothing helps any more; this game cannot be won from here.")
+    slots = hint_slots(hint)
+    card = position.card_at(slots[0]) if slots else None
+    if slots is None or card is None:
+        raise ValueError(f"not a hint of this position: {hint!r}")
+    source, target = slots
+    return _("Hint: move %(card)s (row %(row)s, column %(col)s) to the gap at row %(to_row)s, column %(to_col)s.") % {
+        "card": card_name(card),
+        "row": source[0] + 1,
+        "col": source[1] + 1,
+        "to_row": target[0] + 1,
+        "to_col": target[1] + 1,
+    }
+
+
+def line_words(line: str) -> list[str]:
+    """A line of moves in notation ("7H:1-4>1-5 ...", or "" for none), each said in the active language."""
+    words = []
+    for move in map(engine.Move.parse, line.split()):
+        words.append(
+            _("%(card)s from row %(row)s, column %(col)s to row %(to_row)s, column %(to_col)s")
+            % {
+                "card": card_name(move.card),
+                "row": move.src[0] + 1,
+                "col": move.src[1] + 1,
+                "to_row": move.dst[0] + 1,
+                "to_col": move.dst[1] + 1,
+            }
+        )
+    return words
+
+
+def step_words(kind: str, move: str, moves: int, shuffles_left: int) -> str:
+    """What one logged action did, in the active language, for a replay: ``kind`` and
+    ``move`` as the log keeps them (an undo's move is the one it takes back), ``moves`` and
+    ``shuffles_left`` the counters after it, so moves are numbered from 1 as the game
+    counts them (an undo is a move): "Move 12: Two of spades from row 2, column 9 to row 2,
+    column 1", "Move 13: undone, Two of spades back to row 2, column 9", "Move 14: redone, Two
+    of spades from row 2, column 9 to row 2, column 1", "Shuffle: 2 left"; "Gave up" for giving up."""
+    if kind == engine.ActionKind.MOVE:
+        return _("Move %(number)s: %(move)s") % {"number": moves, "move": line_words(move)[0]}
+    if kind == engine.ActionKind.UNDO:
+        taken = engine.Move.parse(move)
+        return _("Move %(number)s: undone, %(card)s back to row %(row)s, column %(col)s") % {
+            "number": moves,
+            "card": card_name(taken.card),
+            "row": taken.src[0] + 1,
+            "col": taken.src[1] + 1,
+        }
+    if kind == engine.ActionKind.REDO:
+        return _("Move %(number)s: redone, %(move)s") % {"number": moves, "move": line_words(move)[0]}
+    if kind == engine.ActionKind.SHUFFLE:
+        return ngettext("Shuffle: %(left)s left", "Shuffle: %(left)s left", shuffles_left) % {"left": shuffles_left}
+    return _("Gave up")
+
+
+def said_words(kind: str, move: str, shuffles_left: int) -> str:
+    """What an action just did, in the active language, for the live region of the table
+    (a screen reader says it after each action): "Seven of hearts to row 2, column 5",
+    "Undone: Seven of hearts back to row 2, column 9", "Shuffled: 2 left"; "" for giving up,
+    which the result says."""
+    if kind == engine.ActionKind.MOVE:
+        played = engine.Move.parse(move)
+        return _("%(card)s to row %(row)s, column %(col)s") % {
+            "card": card_name(played.card),
+            "row": played.dst[0] + 1,
+            "col": played.dst[1] + 1,
+        }
+    if kind == engine.ActionKind.UNDO:
+        taken = engine.Move.parse(move)
+        return _("Undone: %(card)s back to row %(row)s, column %(col)s") % {
+            "card": card_name(taken.card),
+            "row": taken.src[0] + 1,
+            "col": taken.src[1] + 1,
+        }
+    if kind == engine.ActionKind.REDO:
+        again = engine.Move.parse(move)
+        return _("Redone: %(card)s to row %(row)s, column %(col)s") % {
+            "card": card_name(again.card),
+            "row": again.dst[0] + 1,
+            "col": again.dst[1] + 1,
+        }
+    if kind == engine.ActionKind.SHUFFLE:
+        return ngettext("Shuffled: %(left)s left", "Shuffled: %(left)s left", shuffles_left) % {"left": shuffles_left}
+    return ""
+
+
+def card_name(token: str) -> str:
+    """A card's name in the active language: "Seven of hearts"."""
+    return str(CARD_NAMES[token])
+
+
+class SlotView(NamedTuple):
+    """What one slot of a table shows and can do.  A value: equal slots are drawn alike,
+    and the template tag ``slots`` draws each distinct one once."""
+
+    row: int
+    col: int
+    card: str  # the token, "" for a gap
+    locked: bool = False
+    movable: bool = False
+    dead: bool = False  # a gap that nothing can fill
+    fit: str = ""  # a gap's card that a click brings there
+    over: bool = False  # the game is over: nothing can be clicked
+    replay: bool = False  # a step of a replay: a picture, not a button
+    hinted: str = ""  # "from": the card a hint moves; "to": the gap it goes to
+    moved: bool = False  # a replay's step: the card that step moved (or an undo put back)
+
+    @property
+    def name(self) -> str:
+        """ "ROW-COL", as the forms post it."""
+        return f"{self.row}-{self.col}"
+
+    @property
+    def face(self) -> str:
+        return RANK_FACES.get(self.card[0], self.card[0]) if self.card else ""
+
+    @property
+    def symbol(self) -> str:
+        return SUIT_SYMBOLS[self.card[1]] if self.card else ""
+
+    @property
+    def classes(self) -> str:
+        """The slot's classes after ``slot``, as the stylesheet and the script read them."""
+        hinted = f" hint-{self.hinted}" if self.hinted else ""
+        if not self.card:
+            return ("gap dead" if self.dead else "gap") + hinted
+        return (
+            "card"
+            + " red" * (self.card[1] in "HD")
+            + " locked" * self.locked
+            + " movable" * self.movable
+            + " moved" * self.moved
+            + hinted
+        )
+
+    def drawing(self) -> dict:
+        """What games/_slot.html draws, as plain values."""
+        return {
+            **self._asdict(),
+            "name": self.name,
+            "face": self.face,
+            "symbol": self.symbol,
+            "classes": self.classes,
+            "label": self.label(),
+        }
+
+    def label(self) -> str:
+        """The slot's words for screen readers, in the active language."""
+        where = {"row": self.row + 1, "col": self.col + 1}
+        if not self.card and self.fit:
+            return _("Gap, row %(row)s, column %(col)s, %(card)s fits") % {**where, "card": card_name(self.fit)}
+        if not self.card:
+            return _("Gap, row %(row)s, column %(col)s, nothing can go here") % where
+        if self.movable:
+            words = _("%(card)s, row %(row)s, column %(col)s, can move")
+        elif self.locked:
+            words = _("%(card)s, row %(row)s, column %(col)s, in place")
+        else:
+            words = _("%(card)s, row %(row)s, column %(col)s, cannot move")
+        return words % {**where, "card": card_name(self.card)}
+
+
+class TableFacts(NamedTuple):
+    """What the 52 slots of a table are drawn from (:func:`table_facts`): the cards, which
+    can move, are in place, cannot be filled or are filled by what, and a hint's two slots."""
+
+    tokens: tuple[str, ...]  # slot by slot, row after row; "" for a gap
+    movable: set[engine.Slot]
+    locked: frozenset[engine.Slot]
+    dead: set[engine.Slot]
+    fits: dict[engine.Slot, str]
+    hinted: dict[engine.Slot, str]
+    over: bool
+    replay: bool
+
+    def slot(self, row: int, col: int) -> SlotView:
+        place = (row, col)
+        return SlotView(
+            row,
+            col,
+            self.tokens[row * engine.COLS + col],
+            place in self.locked,
+            place in self.movable,
+            place in self.dead,
+            self.fits.get(place, ""),
+            self.over,
+            self.replay,
+            self.hinted.get(place, ""),
+        )
+
+    def slots(self) -> list[list[SlotView]]:
+        """The table as 4 rows of 13 slots."""
+        return [[self.slot(row, col) for col in range(engine.COLS)] for row in range(engine.ROWS)]
+
+    def changed_from(self, before: TableFacts) -> list[SlotView]:
+        """The slots drawn otherwise than in the table ``before``, row after row: those whose
+        card or any fact of the slot changed, found without drawing either table."""
+        if (self.over, self.replay) != (before.over, before.replay):
+            return [view for row in self.slots() for view in row]
+        pairs = enumerate(zip(self.tokens, before.tokens, strict=True))
+        places = {divmod(i, engine.COLS) for i, (now, was) in pairs if now != was}
+        places |= (self.movable ^ before.movable) | (self.locked ^ before.locked) | (self.dead ^ before.dead)
+        for now, was in ((self.fits, before.fits), (self.hinted, before.hinted)):
+            places |= {place for place in now.keys() | was.keys() if now.get(place) != was.get(place)}
+        return [self.slot(row, col) for row, col in sorted(places)]
+
+
+def table_facts(state: engine.GameState, *, replay: bool = False, hint: str = "") -> TableFacts:
+    """What the table of ``state`` shows: which cards can move, which gaps can be filled
+    and by what, and the card and gap of a ``hint`` ("R-C>R-C").  In a finished game or a
+    replay nothing can move."""
+    position = state.position
+    over = state.is_over
+    moves = [] if over or replay else position.legal_moves()
+    movable = {move.src for move in moves}
+    fits: dict[engine.Slot, str] = {}
+    for move in moves:
+        fits.setdefault(move.dst, move.card)
+    for r, c in fits:
+        if c == 0:  # a 2 goes to the topmost column-0 gap it fits; the click rule says which
+            click = position.move_for_slot((r, c))
+            if click is not None:  # always, for a gap some card fits
+                fits[r, c] = click.card
+    locked = position.locked()
+    # A card in place may still move (a 2 heading its run, to another column-0 gap), which
+    # only undoes progress: the move stays legal, but the card is not marked as one that can.
+    movable -= locked
+    hinted_slots = hint_slots(hint)
+    return TableFacts(
+        tokens=tuple(token or "" for row in position.rows() for token in row),
+        movable=movable,
+        locked=locked,
+        dead=set(position.dead_gaps()),
+        fits=fits,
+        hinted={hinted_slots[0]: "from", hinted_slots[1]: "to"} if hinted_slots else {},
+        over=over,
+        replay=replay,
+    )
+
+
+def table_slots(state: engine.GameState, *, replay: bool = False, hint: str = "") -> list[list[SlotView]]:
+    """The table of ``state`` as 4 rows of 13 slots (:func:`table_facts`)."""
+    return table_facts(state, replay=replay, hint=hint).slots()
+
+
+# What the player reads when the rules refuse an action; other refusals cannot come
+# from a click on the page, and get the general words.
+REFUSALS = {
+    engine.Refusal.GAME_OVER: gettext_lazy("This game is over."),
+    engine.Refusal.NOTHING_FITS: gettext_lazy("No card can go into that gap."),
+    engine.Refusal.CANNOT_MOVE: gettext_lazy("That card cannot move."),
+    engine.Refusal.NOTHING_TO_UNDO: gettext_lazy("There is no move to undo since the last shuffle."),
+    engine.Refusal.NOTHING_TO_REDO: gettext_lazy("There is no undone move to redo."),
+    engine.Refusal.NO_SHUFFLE_LEFT: gettext_lazy("No shuffle is left."),
+}
+STALE = gettext_lazy("This page was out of date; here is the table as it is now.")
+
+
+def refusal_text(reason: engine.Refusal) -> str:
+    """Why an action was refused, in the player's language."""
+    return str(REFUSALS[reason]) if reason in REFUSALS else _("The rules do not allow that.")
+
+
+@dataclass(frozen=True)
+class Actions:
+    """All that the game's actions (_actions.html) are drawn from, and nothing else: a value,
+    so that it is also their fragment's cache key (_status_live.html)."""
+
+    game_pk: int
+    deal_number: int
+    over: bool
+    won: bool
+    signed_in: bool
+    can_undo: bool
+    can_redo: bool
+    stuck: bool
+    hint_shuffle: bool  # the hint for the table as it is says to shuffle
+    shuffles_left: int
+    assisted: bool
+    language: str
+
+
+@dataclass(frozen=True)
+class StatusBar:
+    """What the status bar shows besides the game's own columns."""
+
+    note: str  # why the last action was refused, or ""
+    said: str  # what the action just played did, for screen readers (game.js copies it to the live region), or ""
+    hint: str  # the hint for the table as it is, in words, or ""
+    stuck: bool  # playing, and no card can move
+    elapsed_ms: int  # the game's time now
+    tick_ms_left: int  # how long the page's clock may tick on before the idle cap
+    actions: Actions
+
+
+def table_context(request: SiteRequest, game: Game, note: str = "", logged: Action | None = None) -> dict:
+    """What the table's templates (_grid.html, _status.html) draw: the slots and the status bar."""
+    return {
+        **status_bar_context(request, game, note, logged),
+        "slots": table_slots(game.state(), hint=game.hint_now),
+        "mark_movable": marks_movable(request),
+        "drawn_as": drawn_as(request),
+    }
+
+
+def status_bar_context(request: SiteRequest, game: Game, note: str = "", logged: Action | None = None) -> dict:
+    """What the status bar's templates (_status.html, _status_live.html) draw; ``logged`` is
+    the action just played, whose words the live region says."""
+    now = timezone.now()
+    state = game.state()
+    running = game.started_at is not None and not game.is_over
+    idle_ms = int((now - game.last_action_at).total_seconds() * 1000) if running and game.last_action_at else 0
+    cap_ms = settings.ADDICTION_IDLE_CAP_SECONDS * 1000
+    stuck = not game.is_over and state.position.is_stuck()
+    actions = Actions(
+        game_pk=game.pk,
+        deal_number=game.deal_number,
+        over=game.is_over,
+        won=game.status == engine.Status.WON,
+        signed_in=request.user.is_authenticated,
+        can_undo=game.can_undo,
+        can_redo=game.can_redo,
+        stuck=stuck,
+        hint_shuffle=game.hint_now == "shuffle",
+        shuffles_left=game.shuffles_left,
+        assisted=game.assisted,
+        language=get_language(),
+    )
+    return {
+        "game": game,
+        "bar": StatusBar(
+            note=note,
+            said=said_words(logged.kind, logged.move, game.shuffles_left) if logged else "",
+            hint=hint_words(game.hint_now, state.position) if game.hint_now else "",
+            stuck=stuck,
+            elapsed_ms=elapsed_at(game, now),
+            tick_ms_left=max(0, cap_ms - idle_ms) if running else 0,
+            actions=actions,
+        ),
+        "max_actions": engine.MAX_ACTIONS,
+        "verdict_steps": line_words(game.verdict_line),
+    }
+
+
+def grid_figures(game: Game, elapsed_ms: int) -> dict:
+    """The grid's figures, as its data-* attributes carry them (docs/TABLE.md): _grid.html
+    writes them, and an answer of changes sends them for game.js to put in place."""
+    return {
+        "data-version": game.version,
+        "data-status": game.status,
+        "data-moves": game.moves,
+        "data-shuffles-left": game.shuffles_left,
+        "data-elapsed-ms": elapsed_ms,
+        "data-hint": game.hint_now,  # "": no hint, the attribute goes
+    }
+
+
+def break_words(game: Game, now) -> str:
+    """For a game resumed after a pause longer than the idle cap: how much of it was counted."""
+    pause = pause_ms(game, now) // 1000
+    cap = settings.ADDICTION_IDLE_CAP_SECONDS
+    if pause <= cap:
+        return ""
+    return _(
+        "Welcome back. You were away for %(away)s; %(counted)s of it counts in this game's time "
+        "(a pause counts at most %(cap)s)."
+    ) % {"away": pause_words(pause), "counted": pause_words(cap), "cap": idle_cap_words()}
+
+
+def pause_words(seconds: int) -> str:
+    """A pause said for people, in its largest unit: "3 days", "5 hours", "2 minutes", "40 seconds"."""
+    for unit, words in (
+        (86400, lambda n: ngettext("%(count)d day", "%(count)d days", n)),
+        (3600, lambda n: ngettext("%(count)d hour", "%(count)d hours", n)),
+        (60, lambda n: ngettext("%(count)d minute", "%(count)d minutes", n)),
+    ):
+        if seconds >= unit:
+            return words(seconds // unit) % {"count": seconds // unit}
+    return ngettext("%(count)d second", "%(count)d seconds", seconds) % {"count": seconds}
+
+
+def idle_cap_words() -> str:
+    """The idle cap said for people: "2 minutes", "90 seconds"."""
+    seconds = settings.ADDICTION_IDLE_CAP_SECONDS
+    if seconds % 60:
+        return ngettext("%(count)d second", "%(count)d seconds", seconds) % {"count": seconds}
+    minutes = seconds // 60
+    return ngettext("%(count)d minute", "%(count)d minutes", minutes) % {"count": minutes}

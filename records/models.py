@@ -1,0 +1,59 @@
+"""What the records keep: each player's best ranked wins on the boards, and moderation flags."""
+
+from django.conf import settings
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+from games.models import Game
+
+
+class BoardEntry(models.Model):
+    """A player's best ranked win on one board, kept up to date as games are won.
+
+    One row per (player, board, scope): the scope is ``all``, a week (``week:2026-W48``),
+    a day (``day:2026-11-29``) or a deal (``deal:12345``).  Keeping the best per player
+    here makes every board page a single indexed range scan, however many games exist.
+    """
+
+    class Board(models.TextChoices):
+        TIME = "time", _("Best time")
+        MOVES = "moves", _("Fewest moves")
+
+        @classmethod
+        def named(cls, name: str | None) -> "BoardEntry.Board":
+            """The board a page's ``?board=`` names; Best time for anything else."""
+            return cls(name) if name in cls.values else cls.TIME
+
+    # No index of its own: the unique (user, board, scope) below begins with it.
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="board_entries", db_index=False
+    )
+    board = models.CharField(max_length=5, choices=Board.choices)
+    scope = models.CharField(max_length=32)
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="board_entries")
+    first = models.BigIntegerField(help_text=_("The board's figure: milliseconds, or moves."))
+    second = models.BigIntegerField(help_text=_("The other figure, which breaks ties."))
+    finished_at = models.DateTimeField()
+
+    class Meta:
+        db_table = "games_boardentry"  # made by the games app before the split: the table keeps its name
+        constraints = [models.UniqueConstraint(fields=["user", "board", "scope"], name="board_entry_one_per_player")]
+        indexes = [models.Index(fields=["board", "scope", "first", "second", "finished_at"], name="board_entry_rank")]
+
+    def __str__(self) -> str:
+        return f"{self.board}/{self.scope}: {self.user_id} {self.first}/{self.second}"
+
+
+class Player(models.Model):
+    """What the site keeps about an account besides Django's user: moderation flags."""
+
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="player")
+    hidden_from_boards = models.BooleanField(
+        default=False, help_text=_("Staff hid this player from every board; clearing it brings the entries back.")
+    )
+
+    class Meta:
+        db_table = "games_player"  # made by the games app before the split
+
+    def __str__(self) -> str:
+        return f"Player {self.user_id}"

@@ -1,0 +1,240 @@
+"""The queries behind the records' pages: boards, ranks, profiles and their streaks."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date, datetime, timedelta
+
+from django.contrib.auth.models import User
+from django.core.paginator import Page, Paginator
+from django.db.models import Q, QuerySet
+from django.utils.translation import gettext as _
+
+from addiction_site.ownership import Owner
+from games import engine
+from games.clock import utc_day
+from games.models import Game
+from games.replay import Step, replay_states
+from games.selectors import owned_games
+from records import scopes
+from records.models import BoardEntry, Player
+
+BOARD_PAGE_SIZE = 25
+PERIODS = ("all", "week", "today")
+
+
+def period_scope(period: str, now: datetime) -> str:
+    """The board scope of a period ("all", "week", "today") at ``now``, in UTC."""
+    day = utc_day(now)
+    if period == "today":
+        return scopes.day_scope(day)
+    if period == "week":
+        return scopes.week_scope(day)
+    return scopes.ALL
+
+
+def on_boards(entries: QuerySet[BoardEntry]) -> QuerySet[BoardEntry]:
+    """The entries of players the boards show: active, and not hidden by staff."""
+    return entries.filter(user__is_active=True).exclude(user__player__hidden_from_boards=True)
+
+
+def rank_of(entry: BoardEntry) -> int:
+    """An entry's place on its board, counted as the board orders it."""
+    ahead = (
+        Q(first__lt=entry.first)
+        | Q(first=entry.first, second__lt=entry.second)
+        | Q(first=entry.first, second=entry.second, finished_at__lt=entry.finished_at)
+        | Q(first=entry.first, second=entry.second, finished_at=entry.finished_at, id__lt=entry.id)
+    )
+    return on_boards(BoardEntry.objects.filter(ahead, board=entry.board, scope=entry.scope)).count() + 1
+
+
+def personal_bests(game: Game) -> list[tuple[BoardEntry, int]]:
+    """The boards on which a won game is now its player's best, each with the rank it reached."""
+    if game.status != engine.Status.WON or not game.ranked or game.owner_id is None:
+        return []
+    entries = on_boards(BoardEntry.objects.filter(game=game)).order_by("scope", "board")
+    return [(entry, rank_of(entry)) for entry in entries]
+
+
+def board_page(*, board: str, scope: str, page: str | int | None) -> Page:
+    """One page of a board: each player once, with their best game; ties by the other
+    figure, then by who finished first."""
+    entries = (
+        on_boards(BoardEntry.objects.filter(board=board, scope=scope))
+        .select_related("user", "game")
+        # the game's status and day: whether its replay is open yet (Game.seed_shown)
+        .only("first", "second", "finished_at", "user__username", "game__deal_number", "game__status", "game__daily")
+        .order_by("first", "second", "finished_at", "id")
+    )
+    return Paginator(entries, BOARD_PAGE_SIZE).get_page(page)
+
+
+@dataclass(frozen=True)
+class Streaks:
+    """Runs of consecutive UTC days, each ending today or yesterday for the current one."""
+
+    played_current: int
+    played_best: int
+    won_current: int
+    won_best: int
+
+
+def _runs(days: set[date], now_day: date) -> tuple[int, int]:
+    """The current run (ending today, or yesterday while today is still to play) and the longest."""
+    best = run = 0
+    previous = None
+    for day in sorted(days):
+        run = run + 1 if previous is not None and day - previous == timedelta(days=1) else 1
+        best = max(best, run)
+        previous = day
+    current = 0
+    day = now_day if now_day in days else now_day - timedelta(days=1)
+    while day in days:
+        current += 1
+        day -= timedelta(days=1)
+    return current, best
+
+
+def streaks(first_games: list[tuple[date, bool]], now: datetime | None = None) -> Streaks:
+    """Streaks from a player's ranked daily games, one per day: (day, won)."""
+    now_day = utc_day(now)
+    played = {day for day, _won in first_games}
+    won = {day for day, was_won in first_games if was_won}
+    played_current, played_best = _runs(played, now_day)
+    won_current, won_best = _runs(won, now_day)
+    return Streaks(played_current, played_best, won_current, won_best)
+
+
+@dataclass(frozen=True)
+class Profile:
+    """A player's record.  Assisted games (a hint was shown) are counted apart: the figures
+    above them are the player's own play."""
+
+    played: int
+    won: int
+    current_streak: int
+    best_streak: int
+    best_time_ms: int | None
+    fewest_moves: int | None
+    wins: list[tuple[datetime, int]]  # (finished_at, elapsed_ms) of each ranked win, oldest first
+    assisted_played: int = 0
+    assisted_won: int = 0
+    lost_unwinnable: int = 0  # lost games whose last stretch was proved to have no win
+    daily: Streaks = Streaks(0, 0, 0, 0)  # runs of days with the daily played, and won
+
+    @property
+    def lost(self) -> int:
+        return self.played - self.won
+
+
+def profile_of(user) -> Profile:
+    """A player's record, from their finished games in one query."""
+    rows = list(
+        owned_games(Owner(user_id=user.pk, guest_token=""))
+        .exclude(status=engine.Status.PLAYING)
+        .order_by("finished_at", "id")
+        .values_list("status", "ranked", "finished_at", "elapsed_ms", "moves", "assisted", "verdict", "origin", "daily")
+    )
+    own = [row for row in rows if not row[5]]
+    current = best = 0
+    for status, *_rest in own:
+        current = current + 1 if status == engine.Status.WON else 0
+        best = max(best, current)
+    wins = [(finished, elapsed, moves) for status, ranked, finished, elapsed, moves, *_rest in own if ranked]
+    return Profile(
+        played=len(own),
+        won=sum(1 for row in own if row[0] == engine.Status.WON),
+        current_streak=current,
+        best_streak=best,
+        best_time_ms=min((elapsed for _, elapsed, _ in wins), default=None),
+        fewest_moves=min((moves for _, _, moves in wins), default=None),
+        wins=[(finished, elapsed) for finished, elapsed, _ in wins],  # type: ignore[misc]  # wins have finished
+        assisted_played=len(rows) - len(own),
+        assisted_won=sum(1 for row in rows if row[5] and row[0] == engine.Status.WON),
+        lost_unwinnable=sum(1 for row in rows if row[0] == engine.Status.LOST and row[6] == "proved_lost"),
+        daily=streaks([(row[8], row[0] == engine.Status.WON) for row in rows if row[7] == Game.Origin.DAILY]),  # type: ignore[misc]
+    )
+
+
+CHART_WINS = 200
+
+
+def chart_points(wins: list[tuple[datetime, int]], width: int = 600, height: int = 160, pad: int = 24) -> dict:
+    """The inline SVG chart of a player's winning times (the latest CHART_WINS wins).
+
+    Coordinates are returned as text, so that no locale ever writes "24,5" into the SVG.
+    """
+    wins = wins[-CHART_WINS:]
+    if not wins:
+        return {}
+    times = [elapsed for _, elapsed in wins]
+    low, high = min(times), max(times)
+    span = (high - low) or 1
+    step = (width - 2 * pad) / max(1, len(wins) - 1)
+    points = [
+        (f"{pad + i * step:.1f}", f"{height - pad - (elapsed - low) / span * (height - 2 * pad):.1f}")
+        for i, (_, elapsed) in enumerate(wins)
+    ]
+    return {
+        "width": width,
+        "height": height,
+        "pad": pad,
+        "polyline": " ".join(f"{x},{y}" for x, y in points),
+        "points": points,
+        "low_ms": low,
+        "high_ms": high,
+        "first": wins[0][0],
+        "last": wins[-1][0],
+    }
+
+
+def profile_player(username: str) -> tuple[User, bool] | None:
+    """The active account a profile's URL names, and whether staff hid it from the boards."""
+    if "\x00" in username:  # no user name has one, and PostgreSQL refuses it in a query (a 500)
+        return None
+    player = User.objects.filter(username=username, is_active=True).first()
+    if player is None:
+        return None
+    return player, Player.objects.filter(user=player, hidden_from_boards=True).exists()
+
+
+def profile_entries(player: User) -> QuerySet[BoardEntry]:
+    """A player's all-time board entries, as their profile lists them."""
+    return on_boards(BoardEntry.objects.filter(user=player, scope=scopes.ALL)).order_by("board")
+
+
+def finished_game(owner: Owner, pk: int) -> tuple[Game | None, bool]:
+    """The game ``pk`` if the visitor may see it once finished, and whether it is theirs: their
+    own, or one that stands on a board (docs/RULES.md, "Fairness and verification").  Games
+    in progress stay their owner's: the caller checks that it is over."""
+    game = owned_games(owner).filter(pk=pk).first()
+    if game is not None:
+        return game, True
+    if on_boards(BoardEntry.objects.filter(game_id=pk)).exists():
+        return Game.objects.filter(pk=pk).first(), False
+    return None, False
+
+
+@dataclass(frozen=True)
+class Replayed:
+    """One step of a replay (``shown``, None if the game has no such step), the number of
+    the last step that replays, and why the log stops replaying there ("" if it does not)."""
+
+    shown: Step | None
+    last: int
+    error: str
+
+
+def replay_step(game: Game, step: int) -> Replayed:
+    """Step ``step`` of ``game``'s replay.  The whole log is played again, so that a log that
+    stops replaying is said on every step's page, but only the step shown is kept: memory
+    does not grow with the game's length."""
+    shown, last, error = None, -1, ""
+    try:
+        for last, replayed in enumerate(replay_states(game)):
+            if last == step:
+                shown = replayed
+    except (engine.IllegalAction, ValueError) as refusal:  # a tampered log: show what replays
+        error = _("The log stops replaying after step %(step)s: %(error)s") % {"step": last, "error": refusal}
+    return Replayed(shown, last, error)

@@ -1,0 +1,184 @@
+"""Every change to the records: the boards a ranked win enters, a lost game's verdict, and
+the check of a finished game against its revealed seed."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.db import transaction
+from django.utils.translation import gettext as _
+
+from addiction_site.ownership import Owner
+from games import engine, solver
+from games.clock import utc_day
+from games.models import Game
+from games.replay import replay_end, replay_states
+from games.selectors import owned_games
+from games.services import seed_digest
+from records import scopes
+from records.models import BoardEntry
+
+
+def board_scopes(game: Game) -> list[str]:
+    """The boards' scopes a win belongs to (docs/RULES.md, "Leaderboards"): a random deal's
+    win ranks all time, in its week and day (UTC) and on its deal's board; a chosen deal's
+    on its deal's board only; the first daily game of a day on that day's daily board; a
+    daily played again (practice) nowhere."""
+    if game.origin == Game.Origin.DAILY:
+        return [scopes.daily_scope(game.daily)]  # type: ignore[arg-type]  # a daily game has its day
+    if game.origin == Game.Origin.PRACTICE:
+        return []
+    deal = scopes.deal_scope(game.deal_number)
+    if game.origin != Game.Origin.RANDOM:
+        return [deal]
+    day = utc_day(game.finished_at)  # a win has finished
+    return [scopes.ALL, scopes.week_scope(day), scopes.day_scope(day), deal]
+
+
+def boards_enter(*, game: Game) -> None:
+    """Make ``game`` its owner's entry on every board where it beats their best so far.
+
+    On equal figures the earlier win stays, since the boards break ties by who finished first.
+    """
+    # A ranked win is an account's, and finished: neither is None here.
+    owner_id: int = game.owner_id  # type: ignore[assignment]
+    finished_at: datetime = game.finished_at  # type: ignore[assignment]
+    with transaction.atomic():  # its own transaction when called alone (a claim, a re-rank)
+        # One player's wins may finish at once in two games, whose own row locks do not meet:
+        # lock the player, so that one reads the entries only after the other has written them.
+        list(get_user_model().objects.select_for_update().filter(pk=owner_id).values_list("pk", flat=True))
+        figures = {
+            BoardEntry.Board.TIME: (game.elapsed_ms, game.moves),
+            BoardEntry.Board.MOVES: (game.moves, game.elapsed_ms),
+        }
+        scopes = board_scopes(game)
+        existing = {
+            (entry.board, entry.scope): entry for entry in BoardEntry.objects.filter(user_id=owner_id, scope__in=scopes)
+        }
+        for board, (first, second) in figures.items():
+            for scope in scopes:
+                entry = existing.get((board, scope))
+                if entry is None:
+                    BoardEntry.objects.create(
+                        user_id=owner_id,
+                        board=board,
+                        scope=scope,
+                        game=game,
+                        first=first,
+                        second=second,
+                        finished_at=finished_at,
+                    )
+                elif (first, second, finished_at) < (entry.first, entry.second, entry.finished_at):
+                    entry.game, entry.first, entry.second, entry.finished_at = game, first, second, finished_at
+                    entry.save(update_fields=["game", "first", "second", "finished_at"])
+
+
+def boards_rebuild(*, user_id: int) -> None:
+    """Make a player's board entries again from their ranked wins, oldest first."""
+    with transaction.atomic():
+        BoardEntry.objects.filter(user_id=user_id).delete()
+        wins = owned_games(Owner(user_id=user_id, guest_token=""), status=engine.Status.WON, ranked=True)
+        for game in wins.order_by("finished_at", "pk"):
+            boards_enter(game=game)
+
+
+def game_verdict(game: Game) -> Game:
+    """For a lost game: could the stretch from its last shuffle (or the deal) have been won
+    with no further shuffle?  Searched once, within ``ADDICTION_VERDICT_BUDGET`` nodes, and kept with
+    the game ("won" with a winning line, "proved_lost" or "unknown")."""
+    if game.status != engine.Status.LOST or game.verdict:
+        return game
+    start: engine.Position | None = None
+    try:
+        for step in replay_states(game):
+            if step.action is None or step.action.kind == engine.ActionKind.SHUFFLE:
+                start = step.state.position
+    except (engine.IllegalAction, ValueError):  # a log that does not replay has no verdict
+        return game
+    if start is None:  # no step at all: not a game's log
+        return game
+    result = solver.solve(start, settings.ADDICTION_VERDICT_BUDGET)
+    game.verdict, line = _verdict_of(result)
+    game.verdict_line = " ".join(str(move) for move in line)
+    Game.objects.filter(pk=game.pk, verdict="").update(verdict=game.verdict, verdict_line=game.verdict_line)
+    return game
+
+
+def _verdict_of(result) -> tuple[str, list[engine.Move]]:
+    """The solver's result as the game keeps it."""
+    return result.verdict.value, list(result.line) if result.verdict is solver.Verdict.WON else []
+
+
+@dataclass(frozen=True)
+class Check:
+    label: str
+    ok: bool
+    stored: str
+    replayed: str
+
+
+@dataclass(frozen=True)
+class Verification:
+    """What replaying a finished game from its revealed seed showed, check by check."""
+
+    checks: list[Check]
+    error: str = ""
+
+    @property
+    def ok(self) -> bool:
+        return not self.error and all(check.ok for check in self.checks)
+
+
+def game_verify(game: Game) -> Verification:
+    """Replay ``game`` from its deal, its log and its seed and compare with what is stored."""
+    digest = seed_digest(game.seed)
+    checks = [Check(_("SHA-256 of the revealed seed"), digest == game.seed_sha256, game.seed_sha256, digest)]
+    try:
+        replayed, (undo_top, redo_top), wrong_undo_tops = replay_end(game)
+    except (engine.IllegalAction, ValueError) as error:
+        return Verification(checks, error=_("The log does not replay: %(error)s") % {"error": error})
+    # The stored columns are compared as the text the server writes (canonical notation),
+    # not parsed: a column that is not even notation is then a mismatch, not a crash.
+    for label, a, b in (
+        (_("Position"), game.position, replayed.position),
+        (_("Moves"), game.moves, replayed.moves),
+        (_("Shuffles used"), game.shuffles_used, replayed.shuffles_used),
+        (_("Action that undo takes back"), game.undo_top, undo_top),
+        (_("Undo whose move redo plays again"), game.redo_top, redo_top),
+    ):
+        checks.append(Check(label, _text(a) == _text(b), _text(a), _text(b)))
+    # Words, not the values the database keeps ("won", True), are shown for these two.
+    statuses = dict(Game.STATUSES)
+    checks.append(
+        Check(
+            _("Result"),
+            game.status == replayed.status.value,
+            str(statuses.get(game.status, _text(game.status))),
+            str(statuses[replayed.status.value]),
+        )
+    )
+    checks.append(
+        Check(
+            _("Log rows that name the wrong action for undo or redo"), wrong_undo_tops == 0, str(wrong_undo_tops), "0"
+        )
+    )
+    last = game.actions.order_by("-number").values_list("elapsed_ms", flat=True).first()
+    if last is not None:  # the time is the server's; the log records it after every action
+        checks.append(Check(_("Time (ms)"), game.elapsed_ms == last, str(game.elapsed_ms), str(last)))
+    if game.status == engine.Status.WON:  # only a win that replays to itself may be on the boards
+        true_win = replayed.status is engine.Status.WON and all(check.ok for check in checks) and not game.assisted
+        checks.append(Check(_("On the leaderboards"), game.ranked == true_win, _yes_no(game.ranked), _yes_no(true_win)))
+    return Verification(checks)
+
+
+def _yes_no(value: bool) -> str:
+    return _("yes") if value else _("no")
+
+
+def _text(value) -> str:
+    if isinstance(value, tuple):
+        value = " ".join(str(item) for item in value)
+    return str(value) or "-"

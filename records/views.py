@@ -1,0 +1,135 @@
+"""Pages about games already played: the boards, profiles, verification, verdicts and replays."""
+
+from __future__ import annotations
+
+from django.http import Http404, HttpResponse
+from django.shortcuts import render
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_safe
+
+from addiction_site.ownership import SiteRequest
+from games import engine
+from games.clock import utc_day
+from games.presenters import line_words
+from records import scopes
+from records.models import BoardEntry
+from records.presenters import replay_context
+from records.selectors import (
+    PERIODS,
+    board_page,
+    chart_points,
+    finished_game,
+    period_scope,
+    profile_entries,
+    profile_of,
+    profile_player,
+    replay_step,
+)
+from records.services import game_verdict, game_verify
+
+
+@require_safe
+def leaderboard(request: SiteRequest) -> HttpResponse:
+    """The global boards (wins of random deals), with today's daily board first."""
+    board = BoardEntry.Board.named(request.GET.get("board"))
+    period = request.GET.get("period", "all")
+    if period not in PERIODS:
+        period = "all"
+    now = timezone.now()
+    page = board_page(board=board, scope=period_scope(period, now), page=request.GET.get("page"))
+    today = utc_day(now)
+    return render(
+        request,
+        "records/leaderboard.html",
+        {
+            "board": board,
+            "period": period,
+            "page": page,
+            "boards": BoardEntry.Board.choices,
+            "periods": [("all", _("All time")), ("week", _("This week (UTC)")), ("today", _("Today (UTC)"))],
+            "today": today,
+            "daily_top": board_page(board=board, scope=scopes.daily_scope(today), page=1),
+            "show_deal_column": True,
+        },
+    )
+
+
+@require_safe
+def deal_leaderboard(request: SiteRequest, deal_number: int) -> HttpResponse:
+    # The URL's converter (addiction_site/converters.py) takes only numbers of a deal.
+    board = BoardEntry.Board.named(request.GET.get("board"))
+    page = board_page(board=board, scope=scopes.deal_scope(deal_number), page=request.GET.get("page"))
+    return render(
+        request,
+        "records/leaderboard.html",
+        {"board": board, "page": page, "boards": BoardEntry.Board.choices, "deal_number": deal_number},
+    )
+
+
+@require_safe
+def profile(request: SiteRequest, username: str) -> HttpResponse:
+    found = profile_player(username)
+    if found is None:
+        raise Http404(_("No such player."))
+    player, hidden = found
+    if hidden and request.user != player and not request.user.is_staff:
+        raise Http404(_("No such player."))  # staff hid them from the boards: their page goes too
+    record = profile_of(player)
+    return render(
+        request,
+        "records/profile.html",
+        {
+            "player": player,
+            "record": record,
+            "chart": chart_points(record.wins),
+            "hidden": hidden,
+            "board_games": profile_entries(player),
+        },
+    )
+
+
+def _finished_game(request: SiteRequest, pk: int):
+    """A finished game the visitor may see, and whether it is theirs (records.selectors.finished_game)."""
+    game, own = finished_game(request.owner, pk)
+    if game is None:
+        raise Http404(_("No such game here."))
+    if not game.is_over:
+        raise Http404(_("This game is not finished yet."))
+    return game, own
+
+
+@require_safe
+def game_verify_page(request: SiteRequest, pk: int) -> HttpResponse:
+    game, _own = _finished_game(request, pk)
+    verification = game_verify(game) if game.seed_shown else None  # a daily's seed waits for its day to end
+    return render(request, "records/verify.html", {"game": game, "verification": verification})
+
+
+@require_safe
+def game_verdict_page(request: SiteRequest, pk: int) -> HttpResponse:
+    """Whether a lost game's last stretch could have been won: searched the first time it
+    is asked (the end screen asks at once), kept with the game, then only read."""
+    game, _own = _finished_game(request, pk)
+    if game.status != engine.Status.LOST:
+        raise Http404(_("Only a lost game has a verdict."))
+    game = game_verdict(game)
+    context = {"game": game, "verdict_steps": line_words(game.verdict_line)}
+    return render(request, "records/_verdict.html" if request.htmx else "records/verdict.html", context)
+
+
+@require_safe
+def game_replay_page(request: SiteRequest, pk: int, step: int = 0) -> HttpResponse:
+    """One step of a finished game's replay; every step has its own URL, htmx swaps just the table.
+
+    A daily game's steps show what the day's shuffles deal, the same for every player of
+    that day: others see them from the day its seed is revealed (docs/RULES.md, "Fairness
+    and verification"), its owner at once."""
+    game, own = _finished_game(request, pk)
+    if not (own or game.seed_shown):
+        return render(request, "records/replay.html", {"game": game, "waiting": True}, status=403)
+    replayed = replay_step(game, step)
+    if replayed.shown is None:
+        raise Http404(_("This game has no such step."))
+    template = "records/_replay.html" if request.htmx else "records/replay.html"
+    return render(request, template, replay_context(game, step, replayed))
