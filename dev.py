@@ -58,8 +58,19 @@ def serve(options: argparse.Namespace) -> int:
     return run("manage.py", "runserver", options.address, env=env)
 
 
+# What --quick leaves out: the tests that start a browser, kill a server or run a cluster.
+QUICK = ["-m", "not browser and not crash and not cluster"]
+
+
 def test(options: argparse.Namespace) -> int:
+    """pytest on every core (pytest-xdist's ``-n auto``, unless the arguments say ``-n``)."""
     ensure_env("dev")
+    args = options.pytest_args
+    if not any(arg == "-n" or arg.startswith(("-n", "--numprocesses")) for arg in args):
+        args = ["-n", "auto", *args]
+    if options.quick:
+        args = [*QUICK, *args]
+    options.pytest_args = args
     if not options.postgres:
         return run("-m", "pytest", *options.pytest_args)
     sys.path.insert(0, str(ROOT))
@@ -74,12 +85,14 @@ def test(options: argparse.Namespace) -> int:
 
 
 def lint(options: argparse.Namespace) -> int:
-    """ruff's lint, ruff's format check and mypy; every one runs, and any failure fails."""
+    """ruff's lint, ruff's format check, mypy and the import contracts; every one runs, and any failure fails."""
     ensure_env("dev")
     results = [
         run("-m", "ruff", "check", "."),
         run("-m", "ruff", "format", "--check", "."),
         run("-m", "mypy"),  # what it checks, and how strictly: pyproject.toml, [tool.mypy]
+        # The layers and the apps' boundaries: pyproject.toml, [tool.importlinter].
+        subprocess.run([str(BIN / "lint-imports"), "--no-cache"], cwd=ROOT).returncode,
     ]
     return max(results)
 
@@ -126,8 +139,12 @@ def main() -> int:
         action="store_true",
         help="run against a throwaway PostgreSQL cluster (needs initdb, pg_ctl, postgres) instead of SQLite",
     )
+    test_parser.add_argument(
+        "--quick", action="store_true", help="leave out the browser, crash and cluster tests (about a minute)"
+    )
     test_parser.set_defaults(handler=test)
-    commands.add_parser("lint", help="ruff (lint and format check) and mypy").set_defaults(handler=lint)
+    lint_help = "ruff (lint and format check), mypy and the import contracts"
+    commands.add_parser("lint", help=lint_help).set_defaults(handler=lint)
     lock_parser = commands.add_parser("lock", help="write requirements/*.txt from pyproject.toml")
     lock_parser.add_argument("--upgrade", action="store_true", help="move every package to its newest allowed version")
     lock_parser.add_argument(
@@ -141,7 +158,8 @@ def main() -> int:
     options, unknown = parser.parse_known_args()
     if options.command == "test":
         # pytest gets, in order, everything that follows "test" but our own option.
-        options.pytest_args = [arg for arg in sys.argv[sys.argv.index("test") + 1 :] if arg != "--postgres"]
+        ours = {"--postgres", "--quick"}
+        options.pytest_args = [arg for arg in sys.argv[sys.argv.index("test") + 1 :] if arg not in ours]
     elif unknown:
         parser.error(f"unrecognized arguments: {' '.join(unknown)}")
     return options.handler(options)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import date, timedelta
 
 from addiction_site.ownership import Owner
-from daily import services as daily
+from daily import deals
 from games.models import Game
 from games.selectors import owned_games
 
@@ -20,7 +20,7 @@ def games_of_day(owner: Owner, day: date) -> list[Game]:
 def calendar_days(owner: Owner, today: date) -> list[dict]:
     """The last six weeks of daily deals, today first, each with the owner's result on it:
     their ranked game's status, else their first practice game's, else ""."""
-    first = max(daily.FIRST_DAY, today - timedelta(days=CALENDAR_DAYS - 1))
+    first = max(deals.FIRST_DAY, today - timedelta(days=CALENDAR_DAYS - 1))
     results: dict[date | None, str] = {}  # every day is a date: the query asks for a range of them
     for day, status, origin in (
         owned_games(owner, daily__gte=first, daily__lte=today)
@@ -32,6 +32,6 @@ def calendar_days(owner: Owner, today: date) -> list[dict]:
     days = []
     day = today
     while day >= first:
-        days.append({"day": day, "deal_number": daily.deal_number_of(day), "result": results.get(day, "")})
+        days.append({"day": day, "deal_number": deals.deal_number_of(day), "result": results.get(day, "")})
         day -= timedelta(days=1)
     return days

@@ -1,37 +1,22 @@
-"""The daily deal: one deal a UTC day for everyone, with one secret seed for all its shuffles.
-
-docs/RULES.md, "The daily deal", says the rules; this module is their one implementation:
-which deal a day plays (:func:`deal_number_of`), the day's seed (:func:`seed_of`, made the
-first time anyone asks and kept), which days can be played and how a day's game starts.
-The streaks a player's dailies make are the records' (records/selectors.py).
+"""The daily deal's writes: the day's secret seed, made the first time anyone asks and kept,
+and how a day's game starts.  Which deal a day plays and which days can be played are
+daily/deals.py's; the streaks a player's dailies make are the records' (records/selectors.py).
+docs/RULES.md, "The daily deal", says the rules.
 """
 
 from __future__ import annotations
 
-import hashlib
 import secrets
-from datetime import date, datetime
+from datetime import date
 
 from django.db import IntegrityError, transaction
 
 from addiction_site.ownership import Owner
+from daily import deals
 from daily.models import DailySeed
-from games import engine
-from games.clock import utc_day as today
 from games.models import Game
 from games.selectors import owned_games
 from games.services import game_start, seed_digest
-
-FIRST_DAY = date(2026, 12, 1)
-"""The first day with a daily deal: the calendar starts here."""
-
-
-def deal_number_of(day: date) -> int:
-    """The deal a day plays: the first 8 bytes (big-endian) of SHA-256 of the text
-    ``"daily:YYYY-MM-DD"``, modulo engine.DRAWN_DEALS (999,999,999), plus 1.  Anyone can compute it; nobody can
-    choose it."""
-    digest = hashlib.sha256(f"daily:{day.isoformat()}".encode()).digest()
-    return int.from_bytes(digest[:8], "big") % engine.DRAWN_DEALS + 1
 
 
 def seed_of(day: date) -> DailySeed:
@@ -55,8 +40,8 @@ def daily_start(*, owner: Owner, day: date) -> Game:
     daily game per player and day, and the loser of that race becomes practice.
     """
     seed = seed_of(day).seed
-    number = deal_number_of(day)
-    first = day == today() and not owned_games(owner, daily=day).exists()
+    number = deals.deal_number_of(day)
+    first = day == deals.today() and not owned_games(owner, daily=day).exists()
     if first:
         try:
             with transaction.atomic():
@@ -64,8 +49,3 @@ def daily_start(*, owner: Owner, day: date) -> Game:
         except IntegrityError:
             pass
     return game_start(owner=owner, deal_number=number, origin=Game.Origin.PRACTICE, daily=day, seed=seed)
-
-
-def is_playable(day: date, now: datetime | None = None) -> bool:
-    """Days from the first daily up to today can be played (past ones as practice)."""
-    return FIRST_DAY <= day <= today(now)

@@ -10,7 +10,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST, require_safe
 
 from addiction_site.ownership import SiteRequest, become_guest
-from daily import services as daily
+from daily import deals, services
 from daily.selectors import calendar_days, games_of_day
 from games.models import Game
 from games.services import TooManyGames
@@ -20,8 +20,8 @@ from records.selectors import board_page
 
 
 def _playable(day: date | None) -> date:
-    day = day or daily.today()
-    if not daily.is_playable(day):
+    day = day or deals.today()
+    if not deals.is_playable(day):
         raise Http404(_("There is no daily deal for that day yet."))
     return day
 
@@ -36,15 +36,15 @@ def daily_page(request: SiteRequest, day: date | None = None) -> HttpResponse:
 
 def _daily_page(request: SiteRequest, day: date, status: int = 200, too_many: int | None = None) -> HttpResponse:
     games = games_of_day(request.owner, day)
-    is_today = day == daily.today()
+    is_today = day == deals.today()
     return render(
         request,
         "daily/daily.html",
         {
             "day": day,
             "is_today": is_today,
-            "deal_number": daily.deal_number_of(day),
-            "daily_seed": daily.seed_of(day),
+            "deal_number": deals.deal_number_of(day),
+            "daily_seed": services.seed_of(day),
             "seed_revealed": not is_today,
             "reveal_day": day + timedelta(days=1),
             "games": games,
@@ -61,7 +61,7 @@ def daily_start(request: SiteRequest, day: date | None = None) -> HttpResponse:
     """Start a game of the day's daily: ranked if it is the player's first of today."""
     day = _playable(day)
     try:
-        game = daily.daily_start(owner=become_guest(request), day=day)
+        game = services.daily_start(owner=become_guest(request), day=day)
     except TooManyGames as refusal:
         return _daily_page(request, day, status=409, too_many=refusal.limit)
     return redirect("games:detail", pk=game.pk)
@@ -81,7 +81,7 @@ def daily_board(request: SiteRequest, day: date) -> HttpResponse:
             "page": page,
             "boards": BoardEntry.Board.choices,
             "daily_day": day,
-            "deal_number": daily.deal_number_of(day),
+            "deal_number": deals.deal_number_of(day),
         },
     )
 
@@ -89,5 +89,5 @@ def daily_board(request: SiteRequest, day: date) -> HttpResponse:
 @require_safe
 def daily_calendar(request: SiteRequest) -> HttpResponse:
     """The last six weeks of daily deals with the player's result on each; past days play as practice."""
-    today = daily.today()
+    today = deals.today()
     return render(request, "daily/daily_calendar.html", {"days": calendar_days(request.owner, today), "today": today})

@@ -40,6 +40,11 @@ def my_games(owner: Owner) -> tuple[QuerySet[Game], QuerySet[Game]]:
     return playing, finished
 
 
+def game_in_progress_of_deal(owner: Owner, deal_number: int) -> Game | None:
+    """The owner's game of this deal in progress, the last played, or None."""
+    return my_games(owner)[0].filter(deal_number=deal_number).first()
+
+
 def my_games_pages(
     owner: Owner, *, playing_page: str | int | None, finished_page: str | int | None
 ) -> tuple[Page, Page]:

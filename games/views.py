@@ -37,7 +37,7 @@ from games.presenters import (
     table_context,
     table_facts,
 )
-from games.selectors import game_of, my_games, my_games_pages
+from games.selectors import game_in_progress_of_deal, game_of, my_games, my_games_pages
 from games.services import (
     ActionRefused,
     Played,
@@ -89,7 +89,7 @@ def deal_page(request: SiteRequest, deal_number: int) -> HttpResponse:
     sees the deal's page, whose button starts one (``deal_start``).  Either way it changes
     nothing: links are followed by crawlers and prefetchers too, so a GET makes no game, no
     guest and no session."""
-    game = my_games(request.owner)[0].filter(deal_number=deal_number).first()
+    game = game_in_progress_of_deal(request.owner, deal_number)
     if game is not None:
         return redirect("games:detail", pk=game.pk)
     return render(request, "games/deal.html", {"deal_number": deal_number})

@@ -8,6 +8,7 @@ or a change of white space in a template breaks no test.
 
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -21,6 +22,13 @@ from addiction_site.ownership import GUEST_COOKIE, Owner, guest_cookie_token
 from games import engine
 from games.models import Action, Game
 from games.services import game_act
+
+
+def examples(full: int) -> int:
+    """How many examples a Hypothesis test tries: ``full`` in the "ci" profile, a quarter of it
+    (at least 10) in the "dev" profile a contributor runs by default (tests/conftest.py)."""
+    return full if os.environ.get("HYPOTHESIS_PROFILE") == "ci" else max(10, full // 4)
+
 
 HTMX = {"HX-Request": "true"}
 """The header htmx sends with each of its requests: ``client.post(url, data, headers=HTMX)``."""

@@ -2,7 +2,7 @@
 
 from django import template
 
-from daily import services as daily
+from daily import deals
 from daily.selectors import games_of_day
 from games.models import Game
 
@@ -12,11 +12,11 @@ register = template.Library()
 @register.inclusion_tag("daily/_today.html", takes_context=True)
 def daily_today(context) -> dict:
     """The home page's section on today's daily: its number, and the player's ranked game of it."""
-    today = daily.today()
+    today = deals.today()
     games = games_of_day(context["request"].owner, today)
     return {
         "request": context["request"],
         "today": today,
-        "daily_number": daily.deal_number_of(today),
+        "daily_number": deals.deal_number_of(today),
         "daily_game": next((game for game in games if game.origin == Game.Origin.DAILY), None),
     }

@@ -26,16 +26,16 @@ from hypothesis import strategies as st
 from games import engine
 from games.models import Game
 from tests.abuse.harness import ACTIONS, SLOTS, Actor, Harness, Req, body_too_big, browser, identity, state_of
-from tests.helpers import HTMX
+from tests.helpers import HTMX, examples
 
 pytestmark = pytest.mark.django_db
 
 PASSWORD = "Abuse-test-pw-7319"
 
 
-def fuzz(examples: int):
+def fuzz(full: int):
     return settings(
-        max_examples=examples,
+        max_examples=examples(full),
         deadline=None,
         database=None,
         suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],

@@ -11,7 +11,7 @@ import re
 from django.contrib.auth.models import User
 from playwright.sync_api import Browser, expect
 
-from daily import services as daily
+from daily import deals
 from daily.models import DailySeed
 from games.models import Game
 from games.services import seed_digest
@@ -45,8 +45,8 @@ def play_the_daily(browser: Browser, live_server, name: str, actions) -> int:
 
 def test_two_players_play_the_daily_and_both_stand_on_its_board(live_server, browser: Browser, monkeypatch):
     win = quick_win()
-    today = daily.today()
-    monkeypatch.setattr(daily, "deal_number_of", lambda day: win.deal_number)
+    today = deals.today()
+    monkeypatch.setattr(deals, "deal_number_of", lambda day: win.deal_number)
     DailySeed.objects.create(day=today, seed=str(win.seed), seed_sha256=seed_digest(str(win.seed)))
     for name in ("ada", "bob"):
         User.objects.create_user(name, password=PASSWORD)

@@ -7,9 +7,10 @@ from hypothesis import strategies as st
 
 from games.engine import MAX_DEAL, GameState, IllegalMove, Move, Position, Status, deal
 from tests.engine.layouts import ALL_48_CARDS, cards_of, tokens
+from tests.helpers import examples
 
-FEW = settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-SOME = settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+FEW = settings(max_examples=examples(50), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SOME = settings(max_examples=examples(100), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 deal_numbers = st.integers(1, MAX_DEAL)
 seeds = st.integers(0, 2**64 - 1)

@@ -10,7 +10,7 @@ from django.contrib.auth.models import User
 from django.test import Client
 from django.utils import timezone
 
-from daily import services as daily
+from daily import deals, services
 from daily.models import DailySeed
 from games import engine
 from games.models import Game
@@ -106,18 +106,18 @@ def test_the_daily_deal_number_comes_from_the_date_by_the_documented_formula():
 
     day = date(2026, 12, 1)
     expected = int.from_bytes(hashlib.sha256(b"daily:2026-12-01").digest()[:8], "big") % 999_999_999 + 1
-    assert daily.deal_number_of(day) == expected
-    assert daily.deal_number_of(day + timedelta(days=1)) != expected
+    assert deals.deal_number_of(day) == expected
+    assert deals.deal_number_of(day + timedelta(days=1)) != expected
 
 
 def test_two_players_share_the_days_luck_and_only_the_first_daily_is_ranked():
     ada, bob = account("ada"), account("bob")
-    today = daily.today()
-    first = daily.daily_start(owner=user_owner(ada), day=today)
-    theirs = daily.daily_start(owner=user_owner(bob), day=today)
-    again = daily.daily_start(owner=user_owner(ada), day=today)
+    today = deals.today()
+    first = services.daily_start(owner=user_owner(ada), day=today)
+    theirs = services.daily_start(owner=user_owner(bob), day=today)
+    again = services.daily_start(owner=user_owner(ada), day=today)
     assert (first.origin, theirs.origin, again.origin) == ("daily", "daily", "practice")
-    assert first.deal_number == theirs.deal_number == daily.deal_number_of(today)
+    assert first.deal_number == theirs.deal_number == deals.deal_number_of(today)
     assert first.seed == theirs.seed == again.seed == DailySeed.objects.get(day=today).seed
     # The same position shuffled with the same number of shuffles used deals alike for both.
     after = [
@@ -131,32 +131,32 @@ def test_two_players_share_the_days_luck_and_only_the_first_daily_is_ranked():
 
 
 def test_the_daily_page_shows_the_seeds_digest_and_reveals_it_the_day_after(client):
-    today = daily.today()
+    today = deals.today()
     page = client.get("/daily/")
     seed = DailySeed.objects.get(day=today)
     assert seed.seed_sha256 in text_of(page) and seed.seed not in text_of(page)
     assert "will be revealed on" in text_of(page)
     yesterday = today - timedelta(days=1)
-    if yesterday >= daily.FIRST_DAY:
+    if yesterday >= deals.FIRST_DAY:
         past = client.get(f"/daily/{yesterday.isoformat()}/")
         assert DailySeed.objects.get(day=yesterday).seed in text_of(past)
     assert client.get(f"/daily/{(today + timedelta(days=1)).isoformat()}/").status_code == 404
     assert client.get("/daily/2026-02-30/").status_code == 404
-    assert client.get(f"/daily/{(daily.FIRST_DAY - timedelta(days=1)).isoformat()}/").status_code == 404
+    assert client.get(f"/daily/{(deals.FIRST_DAY - timedelta(days=1)).isoformat()}/").status_code == 404
 
 
 def test_a_finished_daily_hides_its_seed_until_the_day_is_over(client):
     response = client.post("/daily/start/")
     assert response.status_code == 302
     game = Game.objects.get(pk=int(response.url.strip("/").split("/")[-1]))
-    assert game.origin == "daily" and game.daily == daily.today()
+    assert game.origin == "daily" and game.daily == deals.today()
     act(client, game, "resign")
     page = text_of(client.get(f"/game/{game.pk}/"))
     assert game.seed not in page and "will be revealed on" in page
     verify = client.get(f"/game/{game.pk}/verify/")
     assert verify.status_code == 200 and game.seed not in text_of(verify)
     assert parse_html(verify).find(id="verdict")["data-ok"] == "pending"
-    Game.objects.filter(pk=game.pk).update(daily=daily.today() - timedelta(days=1))  # as if the day had passed
+    Game.objects.filter(pk=game.pk).update(daily=deals.today() - timedelta(days=1))  # as if the day had passed
     verify = client.get(f"/game/{game.pk}/verify/")
     assert game.seed in text_of(verify) and parse_html(verify).find(id="verdict")["data-ok"] == "true"
 
@@ -172,8 +172,8 @@ def test_a_past_daily_plays_as_practice_and_a_second_try_today_too(client):
 
 def test_claiming_a_guests_daily_keeps_the_accounts_own_daily_ranked(client):
     ada = account("ada")
-    today = daily.today()
-    own = daily.daily_start(owner=user_owner(ada), day=today)
+    today = deals.today()
+    own = services.daily_start(owner=user_owner(ada), day=today)
     client.post("/daily/start/")
     guests = Game.objects.get(guest_token=guest_token_of(client))
     assert guests.origin == "daily"
@@ -328,7 +328,7 @@ def test_a_daily_wins_replay_waits_for_its_seed_but_not_for_its_owner():
     """Every game of a day's daily shuffles alike from the same position: a replay on
     today's daily board would show others what their shuffles will deal."""
     ada = account("ada")
-    today = daily.today()
+    today = deals.today()
     game = play_win(
         user_owner(ada), quick_win(), start=timezone.now() - 60 * SECOND, origin=Game.Origin.DAILY, daily=today
     )
@@ -362,11 +362,11 @@ def test_the_home_page_shows_todays_daily_with_the_players_result(client):
 def test_the_calendar_lists_days_with_the_players_result(client):
     client.post("/daily/start/")
     rows = parse_html(client.get("/daily/calendar/")).find(id="calendar").find_all("tr", data_day=True)
-    assert rows[0]["data-day"] == daily.today().isoformat() and rows[0]["data-result"] == "playing"
+    assert rows[0]["data-day"] == deals.today().isoformat() and rows[0]["data-result"] == "playing"
 
 
 def test_daily_streaks_count_runs_of_days():
-    today = daily.today()
+    today = deals.today()
     days = [(today - timedelta(days=n), n != 1) for n in range(4)] + [(today - timedelta(days=9), True)]
     counted = selectors.streaks(days)
     assert (counted.played_current, counted.played_best) == (4, 4)

@@ -98,6 +98,14 @@ def test_the_game_page_is_a_full_page(client, game):
     assert_board_is(grid(response), game)
 
 
+def test_the_grid_and_its_actions_post_to_the_one_action_view(client, game):
+    page = parse_html(client.get(f"/game/{game.pk}/"))
+    form = page.find(id="grid")
+    assert form["action"] == form["hx-post"] == f"/game/{game.pk}/move/"
+    actions = {button["formaction"] for button in page.find(id="actions").find_all("button", formaction=True)}
+    assert actions == {f"/game/{game.pk}/{kind}/" for kind in ("undo", "redo", "shuffle", "resign", "hint")}
+
+
 def test_htmx_gets_only_the_grid_and_the_status_bar(client, game):
     for send in (
         lambda: client.get(f"/game/{game.pk}/", headers=HTMX),
