@@ -170,7 +170,7 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
-# Django's fragment cache keeps the game's actions ({% cache %} in templates/games/_status_live.html),
+# Django's fragment cache keeps the game's actions ({% cache %} in games/templates/games/_status_live.html),
 # keyed by everything they show, so a kept fragment is never out of date.  It also counts each
 # address's recent sign-ups (ADDICTION_SIGNUPS_PER_HOUR).  Each process has its own, so that
 # limit is per process; a shared cache here (Redis, Memcached) would make it one for the site.

@@ -86,7 +86,7 @@ TARGET_CPU_RATIO = 3.0  # issue 9: a move's server CPU at most 3x the baseline r
 EXPECTED_REFUSALS = {409, 422}
 
 GRID_RE = re.compile(r'data-version="(\d+)" data-status="(\w+)" data-moves="\d+"\s+data-shuffles-left="(\d+)"')
-# The slots of cards that can move: their class list ends in "movable" (templates/games/_slot.html).
+# The slots of cards that can move: their class list ends in "movable" (games/templates/games/_slot.html).
 # One tight pattern, since the client shares the server's cores and its CPU counts.
 MOVABLE_RE = re.compile(
     r'data-slot="([0-3]-\d{1,2})" data-card="\w\w" aria-label="[^"]*" class="slot card[^"]* movable"'

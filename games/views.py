@@ -1,7 +1,7 @@
 """Pages and posts of the game: views parse and render, services change games.
 
 Every action is a POST that works as a plain form (POST, redirect, GET) and, sent by
-htmx, answers with just the table: templates/games/_table.html, the grid and the status
+htmx, answers with just the table: games/templates/games/_table.html, the grid and the status
 bar that the game page includes, or, as the game page asks (answer=changes), only the
 slots and the parts of the status bar that changed (:func:`table_changes`), when the page's
 table was drawn in the same language and marking (its field ``drawn``,

@@ -378,9 +378,10 @@ def test_actions_fuzz(world):
         h.send(actor, Req(method, f"/game/{pk}/{kind}/", fields, endpoint=kind, pk=pk, headers=headers), csrf=csrf)
 
     one_action()
-    # About one request in six is a legal action of the owner; far fewer means the fuzz lost its way.
+    # About one request in six is a legal action of the owner; fewer than one in fourteen (80 in
+    # the ci profile's 1,000 examples) means the fuzz lost its way.
     applied = h.changed - applied_in_setup
-    assert applied >= 80, f"only {applied} actions applied in {h.requests} requests"
+    assert applied * 14 >= h.requests, f"only {applied} actions applied in {h.requests} requests"
     assert {200, 302, 400, 403, 404, 405, 409, 422} <= set(h.statuses), h.statuses
     verified(world)
 

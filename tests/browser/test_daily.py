@@ -1,6 +1,6 @@
 """Two players play today's daily deal in their browsers and both stand on its daily board.
 
-The day's deal and seed are set to a win the tests know (tests/web/winning.py), so that the
+The day's deal and seed are set to a win the tests know (tests/winning.py), so that the
 clicks can be spelled out; everything else is the site as it runs.
 """
 
@@ -15,7 +15,7 @@ from daily import deals
 from daily.models import DailySeed
 from games.models import Game
 from games.services import seed_digest
-from tests.web.winning import quick_win
+from tests.winning import quick_win
 
 PASSWORD = "plum-orchard-lantern-42"
 

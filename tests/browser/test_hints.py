@@ -2,7 +2,7 @@
 a deal the tests know to be winnable is won; the game is assisted and on no board.
 
 Deal 17 can be won from its opening without a shuffle, and the solver's hints win it in
-about a hundred moves (tests/web/test_hints.py pins the verdict of the same deal).
+about a hundred moves (tests/games/test_hints.py pins the verdict of the same deal).
 """
 
 from __future__ import annotations

@@ -19,7 +19,7 @@ from games import engine
 from games.models import Game
 from games.services import game_act, game_start
 from tests.helpers import ONE_MOVE_FROM_WIN, set_layout
-from tests.web.winning import quick_win, recorded_win, user_owner
+from tests.winning import quick_win, recorded_win, user_owner
 
 PASSWORD = "plum-orchard-lantern-42"
 LONGEST = engine.MAX_DEAL

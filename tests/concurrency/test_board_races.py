@@ -9,7 +9,7 @@ from django.db import connection, transaction
 
 from records.models import BoardEntry
 from records.services import boards_enter
-from tests.web.winning import quick_win, recorded_win, user_owner
+from tests.winning import quick_win, recorded_win, user_owner
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 

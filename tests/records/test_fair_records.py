@@ -19,7 +19,7 @@ from records import selectors
 from records.models import BoardEntry, Player
 from records.services import board_scopes
 from tests.helpers import act, act_on_service, grid, guest_token_of, new_game, parse_html, text_of
-from tests.web.winning import play_win, quick_win, user_owner
+from tests.winning import play_win, quick_win, user_owner
 
 SECOND = timedelta(seconds=1)
 pytestmark = pytest.mark.django_db

@@ -19,7 +19,7 @@ from games.models import Action, Game
 from games.services import game_act, game_delete
 from records.models import BoardEntry
 from tests.helpers import HTMX, a_movable_slot, act, grid, guest_token_of, new_game, parse_html, snapshot, text_of
-from tests.web.winning import guest_owner, play_with_client, quick_win, recorded_win, reseed, user_owner
+from tests.winning import guest_owner, play_with_client, quick_win, recorded_win, reseed, user_owner
 
 pytestmark = pytest.mark.django_db
 

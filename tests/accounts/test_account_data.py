@@ -21,7 +21,7 @@ from games.models import Action, Game
 from games.services import game_start
 from records.models import BoardEntry
 from tests.helpers import a_movable_slot, act_on_service, parse_html, text_of
-from tests.web.winning import quick_win, recorded_win, user_owner
+from tests.winning import quick_win, recorded_win, user_owner
 
 pytestmark = pytest.mark.django_db
 

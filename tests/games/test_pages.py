@@ -14,7 +14,9 @@ from tests.helpers import HTMX, a_movable_slot, new_game, parse_html, text_of, u
 
 pytestmark = pytest.mark.django_db
 
-TEMPLATES = Path(settings.BASE_DIR) / "templates"
+ROOT = Path(settings.BASE_DIR)
+# The project's templates (base, error pages, Django's auth pages) and each app's own.
+TEMPLATES = [ROOT / "templates", *(ROOT / app / "templates" for app in ("games", "records", "daily", "accounts"))]
 
 
 def test_home_offers_a_random_deal_and_a_chosen_one(client):
@@ -102,7 +104,11 @@ def test_a_game_plays_in_another_language(client, language):
 # --------------------------------------------------------------------------- every word translatable
 
 
-@pytest.mark.parametrize("path", sorted(TEMPLATES.rglob("*.html")), ids=lambda p: str(p.relative_to(TEMPLATES)))
+@pytest.mark.parametrize(
+    "path",
+    sorted(path for folder in TEMPLATES for path in folder.rglob("*.html")),
+    ids=lambda p: str(p.relative_to(ROOT)),
+)
 def test_every_template_marks_its_words_for_translation(path):
     source = path.read_text(encoding="utf-8")
     assert untranslated_words(source) == []

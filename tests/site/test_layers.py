@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 VIEWS = sorted(path for app in ("games", "records", "daily", "accounts") for path in (ROOT / app).glob("views*.py"))
 # What only a query set, a manager or a database connection answers to.
 QUERYING = {

@@ -5,7 +5,7 @@ from datetime import UTC, datetime, timedelta
 
 from records.selectors import CHART_WINS, chart_points
 from tests.helpers import parse_html
-from tests.web.winning import quick_win, recorded_win, user_owner
+from tests.winning import quick_win, recorded_win, user_owner
 
 START = datetime(2026, 1, 1, tzinfo=UTC)
 

@@ -16,7 +16,7 @@ from games.models import Game
 from games.services import game_rank, game_start, hint_for, hint_text
 from records.models import BoardEntry
 from tests.helpers import HTMX, TWO_COLUMN_0_GAPS, act, grid, new_game, parse_html, set_layout, text_of, without_clock
-from tests.web.winning import play_actions, quick_win, reseed, user_owner
+from tests.winning import play_actions, quick_win, reseed, user_owner
 
 pytestmark = pytest.mark.django_db
 UTC = UTC

@@ -24,7 +24,7 @@ from tests.helpers import (
     set_layout,
     text_of,
 )
-from tests.web.winning import quick_win, recorded_win, user_owner
+from tests.winning import quick_win, recorded_win, user_owner
 
 pytestmark = pytest.mark.django_db
 

@@ -1,7 +1,7 @@
 """Games already played: my games (resume, delete), profiles, verifying a game, replays.
 
 Wins are real: found by the engine and played through ``services.game_act``
-(tests/web/winning.py).
+(tests/winning.py).
 """
 
 from __future__ import annotations
@@ -38,7 +38,7 @@ from tests.helpers import (
     text_of,
     without_clock,
 )
-from tests.web.winning import copy_win, play_actions, quick_win, quick_wins, recorded_win, reseed, user_owner
+from tests.winning import copy_win, play_actions, quick_win, quick_wins, recorded_win, reseed, user_owner
 
 pytestmark = pytest.mark.django_db
 

@@ -2,7 +2,7 @@
 ties, pages of 25, the week (ISO, UTC) and the day (UTC), boards per deal, query counts.
 
 Wins are real: found by the engine and played through ``services.game_act`` with chosen
-times (tests/web/winning.py).  Where many winners are needed, a played win is copied to
+times (tests/winning.py).  Where many winners are needed, a played win is copied to
 each and ranked by ``services.game_rank``.
 """
 
@@ -22,7 +22,7 @@ from records.models import BoardEntry
 from records.selectors import period_scope
 from records.services import board_scopes
 from tests.helpers import ONE_MOVE_FROM_WIN, count_queries, new_game, parse_html, set_layout, text_of
-from tests.web.winning import Win, copy_win, guest_owner, play_win, quick_win, quick_wins, recorded_win, user_owner
+from tests.winning import Win, copy_win, guest_owner, play_win, quick_win, quick_wins, recorded_win, user_owner
 
 pytestmark = pytest.mark.django_db
 

@@ -8,7 +8,7 @@ from django.contrib.auth.models import User
 from games.models import Action
 from games.services import game_rank
 from records.models import BoardEntry
-from tests.web.winning import quick_win, recorded_win, user_owner
+from tests.winning import quick_win, recorded_win, user_owner
 
 pytestmark = pytest.mark.django_db
 

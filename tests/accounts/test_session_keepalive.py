@@ -138,7 +138,7 @@ def test_logging_in_claims_the_games_of_a_token_in_a_session_of_old(client):
 
 
 def test_logging_in_drops_the_guest_cookie(client):
-    """The account has the guest's games now (tests/web/test_accounts.py); the cookie goes."""
+    """The account has the guest's games now (tests/accounts/test_accounts.py); the cookie goes."""
     new_game(client, 3)
     User.objects.create_user("ada", password=PASSWORD)
     response = client.post("/accounts/login/", {"username": "ada", "password": PASSWORD})
