@@ -58,8 +58,9 @@ def serve(options: argparse.Namespace) -> int:
     return run("manage.py", "runserver", options.address, env=env)
 
 
-# What --quick leaves out: the tests that start a browser, kill a server or run a cluster.
-QUICK = ["-m", "not browser and not crash and not cluster"]
+# What --quick leaves out: the tests that start a browser, kill a server, run a cluster or fuzz
+# every endpoint (pyproject.toml's markers); the full run, and CI, have them all.
+QUICK = ["-m", "not browser and not crash and not cluster and not fuzz"]
 
 
 def test(options: argparse.Namespace) -> int:
@@ -67,7 +68,7 @@ def test(options: argparse.Namespace) -> int:
     ensure_env("dev")
     args = options.pytest_args
     if not any(arg == "-n" or arg.startswith(("-n", "--numprocesses")) for arg in args):
-        args = ["-n", "auto", *args]
+        args = ["-n", "auto", "--dist", "worksteal", *args]
     if options.quick:
         args = [*QUICK, *args]
     options.pytest_args = args
@@ -140,7 +141,7 @@ def main() -> int:
         help="run against a throwaway PostgreSQL cluster (needs initdb, pg_ctl, postgres) instead of SQLite",
     )
     test_parser.add_argument(
-        "--quick", action="store_true", help="leave out the browser, crash and cluster tests (about a minute)"
+        "--quick", action="store_true", help="leave out the browser, crash, cluster and fuzz tests"
     )
     test_parser.set_defaults(handler=test)
     lint_help = "ruff (lint and format check), mypy and the import contracts"

@@ -28,7 +28,7 @@ from games.models import Game
 from tests.abuse.harness import ACTIONS, SLOTS, Actor, Harness, Req, body_too_big, browser, identity, state_of
 from tests.helpers import HTMX, examples
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.fuzz]
 
 PASSWORD = "Abuse-test-pw-7319"
 
