@@ -7,7 +7,7 @@ from datetime import date
 
 from django.urls import register_converter
 
-from games.engine import MAX_DEAL
+from games.engine import DEAL_NUMBERS
 
 
 class IdConverter:
@@ -21,13 +21,13 @@ class IdConverter:
 
 
 class DealNumberConverter(IdConverter):
-    """A deal's number, 1 to engine.MAX_DEAL: any other number matches no URL (404)."""
+    """A deal's number, one of engine.DEAL_NUMBERS: any other number matches no URL (404)."""
 
     regex = "[0-9]{1,19}"
 
     def to_python(self, value: str) -> int:
         number = int(value)
-        if not 1 <= number <= MAX_DEAL:
+        if number not in DEAL_NUMBERS:
             raise ValueError(f"no deal has the number {number}")
         return number
 

@@ -33,17 +33,25 @@ __all__ = [
     "ROWS",
     "ActionKind",
     "GameState",
+    "Hint",
+    "HintKind",
     "IllegalAction",
     "IllegalMove",
     "InvalidNotation",
+    "NOTHING_HELPS",
+    "SHUFFLE_NOW",
     "Move",
     "Position",
     "Refusal",
     "SplitMix64",
     "Status",
+    "Tops",
     "deal",
     "fisher_yates",
+    "parse_slot",
     "shuffle_seed",
+    "slot_name",
+    "tops_after",
 ]
 
 ROWS = 4
@@ -54,6 +62,9 @@ RANKS = "A23456789TJQK"
 GAP = 0xFF
 GAP_TOKEN = "--"
 MAX_DEAL = 2**63 - 1
+DEAL_NUMBERS = range(1, MAX_DEAL + 1)
+"""The numbers a deal can have (docs/RULES.md, "Deal"): the engine, the new-game form and the
+URLs' converter all ask this range; the largest fits a signed 64-bit column."""
 
 DRAWN_DEALS = 999_999_999
 """A random deal's number, and a daily deal's, is one of 1 .. this (docs/RULES.md, "Deal"):
@@ -69,6 +80,8 @@ _TWOS = frozenset(s * 13 + 1 for s in range(4))
 _ACES_TO_GAPS = bytes(GAP if code < 52 and code % 13 == 0 else code for code in range(256))
 _COLUMN_0 = frozenset(range(0, SLOTS, COLS))
 _SLOT_OF = tuple((i // COLS, i % COLS) for i in range(SLOTS))
+_SLOT_NAMES = tuple(f"{row}-{col}" for row, col in _SLOT_OF)
+_SLOT_NAMED = {name: slot for name, slot in zip(_SLOT_NAMES, _SLOT_OF, strict=True)}
 # _NEXT[byte] is the card that may follow it to its right, or GAP (after a king or a gap).
 _NEXT = bytes((c + 1) if c < 52 and c % 13 != 12 else GAP for c in range(256))
 
@@ -119,6 +132,28 @@ def _index(slot: Slot) -> int:
     return row * COLS + col
 
 
+def slot_name(slot: Slot) -> str:
+    """A slot in the notation of docs/RULES.md, ``ROW-COL`` (python-chess's ``square_name``).
+
+    >>> slot_name((1, 12))
+    '1-12'
+    """
+    return _SLOT_NAMES[_index(slot)]
+
+
+def parse_slot(text: str) -> Slot:
+    """The slot that ``ROW-COL`` names (python-chess's ``parse_square``); anything else,
+    ``01-2`` or ``4-0`` among them, is InvalidNotation.
+
+    >>> parse_slot("3-0")
+    (3, 0)
+    """
+    slot = _SLOT_NAMED.get(text)
+    if slot is None:
+        raise InvalidNotation(f"not a slot: {text!r} (expected ROW-COL, row 0..{ROWS - 1}, col 0..{COLS - 1})")
+    return slot
+
+
 # --------------------------------------------------------------------------- moves
 
 
@@ -158,8 +193,8 @@ class Move:
             return known
         try:
             card, rest = text.strip().split(":")
-            src, dst = ((int(row), int(col)) for row, col in (part.split("-") for part in rest.split(">")))
-            move = cls(card, src, dst)
+            src, dst = rest.split(">")
+            move = cls(card, parse_slot(src), parse_slot(dst))
         except (ValueError, TypeError, AttributeError) as error:
             raise InvalidNotation(f"not a move: {text!r} (expected like '7H:1-4>1-5')") from error
         if text == move._text:  # only canonical texts, so the table holds at most one per move
@@ -195,7 +230,7 @@ def _move(code: int, src: int, dst: int) -> Move:
             ("_c", code),
             ("_s", src),
             ("_d", dst),
-            ("_text", f"{_TOKENS[code]}:{src // COLS}-{src % COLS}>{dst // COLS}-{dst % COLS}"),
+            ("_text", f"{_TOKENS[code]}:{_SLOT_NAMES[src]}>{_SLOT_NAMES[dst]}"),
         ):
             object.__setattr__(move, name, value)
         _MOVES[key] = move
@@ -402,7 +437,7 @@ class Position:
     def _why_illegal(self, move: Move) -> tuple[Refusal, str]:
         layout = self._layout
         code, src, dst = move._c, move._s, move._d
-        at = lambda i: f"{_SLOT_OF[i][0]}-{_SLOT_OF[i][1]}"  # noqa: E731
+        at = _SLOT_NAMES.__getitem__
         if layout[dst] != GAP:
             return Refusal.NOT_A_GAP, f"slot {at(dst)} is not a gap (it holds {_TOKENS[layout[dst]]})"
         if layout[src] != code:
@@ -570,7 +605,7 @@ def deal(number: int) -> Position:
     :func:`fisher_yates` with ``SplitMix64(number)``, laid out row by row, and the
     aces are taken out.
     """
-    if isinstance(number, bool) or not isinstance(number, int) or not 1 <= number <= MAX_DEAL:
+    if isinstance(number, bool) or not isinstance(number, int) or number not in DEAL_NUMBERS:
         raise ValueError(f"a deal number is an integer from 1 to {MAX_DEAL}, not {number!r}")
     deck = list(range(52))
     fisher_yates(deck, SplitMix64(number))
@@ -591,6 +626,11 @@ class Status(str, enum.Enum):
     WON = "won"
     LOST = "lost"
 
+    @property
+    def over(self) -> bool:
+        """Won or lost: no action is allowed any more."""
+        return self is not Status.PLAYING
+
 
 class ActionKind(str, enum.Enum):
     """The five things a player can do; the database's log keeps the value."""
@@ -603,6 +643,13 @@ class ActionKind(str, enum.Enum):
 
 
 SHUFFLES = 3
+
+
+def shuffles_left(shuffles_used: int) -> int:
+    """The shuffles a game has left after ``shuffles_used``: three a game (docs/RULES.md, "Shuffles")."""
+    return SHUFFLES - shuffles_used
+
+
 MAX_ACTIONS = 5_000
 """The most actions (moves, undos, redos and shuffles) a game may have: the action that reaches it
 ends the game as lost (docs/RULES.md, "End of the game").  Real games take a few hundred."""
@@ -645,7 +692,7 @@ class GameState(NamedTuple):
 
     @property
     def shuffles_left(self) -> int:
-        return SHUFFLES - self.shuffles_used
+        return shuffles_left(self.shuffles_used)
 
     @property
     def can_undo(self) -> bool:
@@ -657,7 +704,7 @@ class GameState(NamedTuple):
 
     @property
     def is_over(self) -> bool:
-        return self.status is not _PLAYING
+        return self.status.over
 
     @property
     def actions(self) -> int:
@@ -716,13 +763,13 @@ class GameState(NamedTuple):
         if to is not None:
             card = self.position.card_at(slot)
             if card is None:
-                raise IllegalMove(Refusal.CANNOT_MOVE, f"slot {slot[0]}-{slot[1]} holds no card")
+                raise IllegalMove(Refusal.CANNOT_MOVE, f"slot {slot_name(slot)} holds no card")
             return Move(card, slot, to)
         move = self.position.move_for_slot(slot)
         if move is not None:
             return move
         token = self.position.card_at(slot)
-        where = f"{slot[0]}-{slot[1]}"
+        where = slot_name(slot)
         if token is None:
             raise IllegalMove(Refusal.NOTHING_FITS, f"no card fits the gap at {where}")
         raise IllegalMove(Refusal.CANNOT_MOVE, f"{token} at {where} fits no gap")
@@ -779,6 +826,104 @@ class GameState(NamedTuple):
     def _check_playing(self) -> None:
         if self.status is not _PLAYING:
             raise IllegalAction(Refusal.GAME_OVER, f"the game is over ({self.status.value})")
+
+
+class Tops(NamedTuple):
+    """Where undo and redo stand in a game's numbered log (docs/RULES.md, "Undo and redo").
+
+    ``undo`` is the number of the action whose move undo takes back next, ``redo`` the number
+    of the undo whose move redo plays again next; 0 when there is none.  A stored game keeps
+    them in its row and each logged action the ones that followed it, so an undo or a redo
+    reads two log rows whatever the game's length: the action a top names (its move) and the
+    one before it (the top from before that action: ``below`` in :func:`tops_after`).
+    """
+
+    undo: int = 0
+    redo: int = 0
+
+    def can_undo(self, status: Status) -> bool:
+        return not status.over and self.undo > 0
+
+    def can_redo(self, status: Status) -> bool:
+        return not status.over and self.redo > 0
+
+
+def tops_after(kind: ActionKind, number: int, tops: Tops, below: int = 0) -> Tops:
+    """The tops once action ``number`` of ``kind`` is played from ``tops``: the one rule that
+    live play (services.game_act), replay and verification (games/replay.py) all follow.
+
+    ``below`` is, for an undo, the undo top from before the action it takes back (so undo
+    walks down the moves), and for a redo the redo top from before the undo it plays again.
+
+    >>> tops_after(ActionKind.MOVE, 7, Tops(5, 6))
+    Tops(undo=7, redo=0)
+    >>> tops_after(ActionKind.UNDO, 8, Tops(7, 0), below=5)
+    Tops(undo=5, redo=8)
+    >>> tops_after(ActionKind.REDO, 9, Tops(5, 8), below=0)
+    Tops(undo=9, redo=0)
+    """
+    if kind is ActionKind.MOVE:
+        return Tops(number, 0)
+    if kind is ActionKind.UNDO:
+        return Tops(below, number)
+    if kind is ActionKind.REDO:
+        return Tops(number, below)
+    if kind is ActionKind.SHUFFLE:
+        return Tops(0, 0)  # a shuffle ends what undo and redo could reach
+    return tops
+
+
+class HintKind(str, enum.Enum):
+    MOVE = "move"
+    SHUFFLE = "shuffle"
+    NOTHING = "none"
+
+
+class Hint(NamedTuple):
+    """What a hint says (docs/RULES.md, "Hints and assisted games"): move the card at ``src`` into the gap at
+    ``dst``, or shuffle now, or nothing helps.  Its text, which a game keeps and the grid's
+    ``data-hint`` carries (docs/TABLE.md), is ``R-C>R-C`` in the slot notation, ``shuffle`` or
+    ``none``; :meth:`parse` reads it back.
+
+    >>> str(Hint.of(Move("7H", (1, 4), (1, 5))))
+    '1-4>1-5'
+    >>> Hint.parse("shuffle") == SHUFFLE_NOW, Hint.parse("1-4>1-5").dst
+    (True, (1, 5))
+    """
+
+    kind: HintKind
+    src: Slot | None = None
+    dst: Slot | None = None
+
+    @classmethod
+    def of(cls, advice: Move | str | None) -> Hint:
+        """The solver's advice (solver.hint: a Move, solver.SHUFFLE, or None) as a hint."""
+        if advice is None:
+            return NOTHING_HELPS
+        if isinstance(advice, Move):
+            return cls(HintKind.MOVE, advice.src, advice.dst)
+        return SHUFFLE_NOW
+
+    @classmethod
+    def parse(cls, text: str) -> Hint:
+        if text == HintKind.SHUFFLE.value:
+            return SHUFFLE_NOW
+        if text == HintKind.NOTHING.value:
+            return NOTHING_HELPS
+        try:
+            src, dst = text.split(">")
+        except ValueError:
+            raise InvalidNotation(f"not a hint: {text!r} (expected like '1-4>1-5', 'shuffle' or 'none')") from None
+        return cls(HintKind.MOVE, parse_slot(src), parse_slot(dst))
+
+    def __str__(self) -> str:
+        if self.kind is HintKind.MOVE:
+            return f"{slot_name(self.src)}>{slot_name(self.dst)}"  # type: ignore[arg-type]
+        return self.kind.value
+
+
+SHUFFLE_NOW = Hint(HintKind.SHUFFLE)
+NOTHING_HELPS = Hint(HintKind.NOTHING)
 
 
 def _settled(state: GameState) -> GameState:

@@ -10,8 +10,8 @@ class NewGameForm(forms.Form):
     deal_number = forms.IntegerField(
         label=_("Deal number"),
         required=False,
-        min_value=1,
-        max_value=engine.MAX_DEAL,
+        min_value=engine.DEAL_NUMBERS.start,
+        max_value=engine.DEAL_NUMBERS.stop - 1,
         help_text=_("Leave empty for a random deal."),
     )
 
@@ -22,26 +22,28 @@ class ActionForm(forms.Form):
     version = forms.IntegerField(min_value=0, max_value=2**31 - 1)
 
 
-SLOT = r"^[0-3]-(?:[0-9]|1[0-2])$"
+class SlotField(forms.CharField):
+    """A slot, posted as ``ROW-COL`` and read by the engine's one reader of that notation
+    (engine.parse_slot); cleaned, it is the engine's (row, col)."""
 
+    default_error_messages = {"invalid": _("Not a slot.")}
 
-def _slot(text: str) -> engine.Slot:
-    row, col = text.split("-")
-    return int(row), int(col)
+    def to_python(self, value) -> engine.Slot | None:  # type: ignore[override]
+        text = super().to_python(value)
+        if text in self.empty_values:
+            return None
+        try:
+            return engine.parse_slot(text)
+        except engine.InvalidNotation:
+            raise forms.ValidationError(self.error_messages["invalid"], code="invalid") from None
 
 
 class MoveForm(ActionForm):
     """A move's post: also the slot clicked, "ROW-COL", and, to play a hint exactly, the
     gap the card goes to (``to``); without it a click's rule chooses the gap."""
 
-    slot = forms.RegexField(regex=SLOT, error_messages={"invalid": _("Not a slot.")})
-    to = forms.RegexField(regex=SLOT, required=False, error_messages={"invalid": _("Not a slot.")})
-
-    def clean_slot(self) -> engine.Slot:
-        return _slot(self.cleaned_data["slot"])
-
-    def clean_to(self) -> engine.Slot | None:
-        return _slot(self.cleaned_data["to"]) if self.cleaned_data["to"] else None
+    slot = SlotField()
+    to = SlotField(required=False)
 
 
 class SettingsForm(forms.Form):

@@ -10,6 +10,8 @@ from django.utils.translation import gettext_lazy as _
 
 from games import engine
 
+STATUS_WORDS = {engine.Status.PLAYING: _("playing"), engine.Status.WON: _("won"), engine.Status.LOST: _("lost")}
+
 
 class Game(models.Model):
     """One game of one deal, owned by an account or by a guest (a token in their browser's cookie).
@@ -24,11 +26,10 @@ class Game(models.Model):
     rows whatever the game's length.
     """
 
-    STATUSES = [
-        (engine.Status.PLAYING.value, _("playing")),
-        (engine.Status.WON.value, _("won")),
-        (engine.Status.LOST.value, _("lost")),
-    ]
+    # The engine's statuses, with the words the admin shows; their values are the engine's.
+    Status = models.TextChoices(
+        "Status", [(status.name, (status.value, label)) for status, label in STATUS_WORDS.items()]
+    )
 
     class Origin(models.TextChoices):
         """How a game began, which decides the boards its win can enter (docs/RULES.md, "Leaderboards")."""
@@ -61,7 +62,7 @@ class Game(models.Model):
     redo_top = models.PositiveIntegerField(
         default=0, help_text=_("The number of the undo whose move redo plays again next; 0 when there is none.")
     )
-    status = models.CharField(max_length=8, choices=STATUSES, default=engine.Status.PLAYING.value)
+    status = models.CharField(max_length=8, choices=Status.choices, default=Status.PLAYING)
     resigned = models.BooleanField(default=False)
     version = models.PositiveIntegerField(default=0)
     elapsed_ms = models.BigIntegerField(default=0)
@@ -124,22 +125,35 @@ class Game(models.Model):
     def __str__(self) -> str:
         return f"Game {self.pk} (deal {self.deal_number}, {self.status})"
 
+    # The game's rule questions are the engine's, asked of the columns that hold the answers.
     @property
     def is_over(self) -> bool:
-        return self.status != engine.Status.PLAYING
+        return engine.Status(self.status).over
 
     @property
     def shuffles_left(self) -> int:
-        return engine.SHUFFLES - self.shuffles_used
+        return engine.shuffles_left(self.shuffles_used)
 
     @property
-    def hint_now(self) -> str:
-        """The hint found for the game as it is now, or "" if none was asked for."""
-        return "" if self.is_over else self.hint_at(self.version)
+    def tops(self) -> engine.Tops:
+        return engine.Tops(self.undo_top, self.redo_top)
 
-    def hint_at(self, version: int) -> str:
-        """The hint found for the game at ``version`` (the one kept is the latest asked for), or ""."""
-        return self.hint if self.hint_version == version else ""
+    @property
+    def can_undo(self) -> bool:
+        return self.tops.can_undo(engine.Status(self.status))
+
+    @property
+    def can_redo(self) -> bool:
+        return self.tops.can_redo(engine.Status(self.status))
+
+    @property
+    def hint_now(self) -> engine.Hint | None:
+        """The hint found for the game as it is now, or None if none was asked for."""
+        return None if self.is_over else self.hint_at(self.version)
+
+    def hint_at(self, version: int) -> engine.Hint | None:
+        """The hint found for the game at ``version`` (the one kept is the latest asked for), or None."""
+        return engine.Hint.parse(self.hint) if self.hint and self.hint_version == version else None
 
     @property
     def seed_shown(self) -> bool:
@@ -153,14 +167,6 @@ class Game(models.Model):
     def seed_revealed_on(self):
         """The UTC day a daily game's seed is revealed (the day after its daily's), or None."""
         return self.daily + timedelta(days=1) if self.daily else None
-
-    @property
-    def can_undo(self) -> bool:
-        return not self.is_over and self.undo_top > 0
-
-    @property
-    def can_redo(self) -> bool:
-        return not self.is_over and self.redo_top > 0
 
     @property
     def out_of_actions(self) -> bool:

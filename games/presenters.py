@@ -75,31 +75,26 @@ SUIT_SYMBOLS = {"S": "\u2660", "H": "\u2665", "D": "\u2666", "C": "\u2663"}
 RANK_FACES = {"T": "10"}
 
 
-def hint_slots(hint: str) -> tuple[engine.Slot, engine.Slot] | None:
-    """The card's slot and the gap's slot of a hinted move ("R-C>R-C"); None for "shuffle" or "none"."""
-    if ">" not in hint:
-        return None
-    (source_row, source_col), (target_row, target_col) = (part.split("-") for part in hint.split(">"))
-    return (int(source_row), int(source_col)), (int(target_row), int(target_col))
+def where(slot: engine.Slot, prefix: str = "") -> dict[str, int]:
+    """A slot as the words say it, row and column counted from 1: ``{"row": 2, "col": 5}``
+    for slot 1-4; with ``prefix="to_"``, ``{"to_row": ..., "to_col": ...}``."""
+    return {f"{prefix}row": slot[0] + 1, f"{prefix}col": slot[1] + 1}
 
 
-def hint_words(hint: str, position: engine.Position) -> str:
-    """A hint ("R-C>R-C", "shuffle", "none") said in the active language."""
-    if hint == "shuffle":
+def hint_words(hint: engine.Hint, position: engine.Position) -> str:
+    """A hint said in the active language."""
+    if hint.kind is engine.HintKind.SHUFFLE:
         return _("Hint: shuffle now.")
-    if hint == "none":
+    if hint.kind is engine.HintKind.NOTHING:
         return _("Hint: nothing helps any more; this game cannot be won from here.")
-    slots = hint_slots(hint)
-    card = position.card_at(slots[0]) if slots else None
-    if slots is None or card is None:
-        raise ValueError(f"not a hint of this position: {hint!r}")
-    source, target = slots
+    assert hint.src is not None and hint.dst is not None  # a move's hint has both slots
+    card = position.card_at(hint.src)
+    if card is None:
+        raise ValueError(f"not a hint of this position: {hint}")
     return _("Hint: move %(card)s (row %(row)s, column %(col)s) to the gap at row %(to_row)s, column %(to_col)s.") % {
         "card": card_name(card),
-        "row": source[0] + 1,
-        "col": source[1] + 1,
-        "to_row": target[0] + 1,
-        "to_col": target[1] + 1,
+        **where(hint.src),
+        **where(hint.dst, "to_"),
     }
 
 
@@ -109,13 +104,7 @@ def line_words(line: str) -> list[str]:
     for move in map(engine.Move.parse, line.split()):
         words.append(
             _("%(card)s from row %(row)s, column %(col)s to row %(to_row)s, column %(to_col)s")
-            % {
-                "card": card_name(move.card),
-                "row": move.src[0] + 1,
-                "col": move.src[1] + 1,
-                "to_row": move.dst[0] + 1,
-                "to_col": move.dst[1] + 1,
-            }
+            % {"card": card_name(move.card), **where(move.src), **where(move.dst, "to_")}
         )
     return words
 
@@ -134,8 +123,7 @@ def step_words(kind: str, move: str, moves: int, shuffles_left: int) -> str:
         return _("Move %(number)s: undone, %(card)s back to row %(row)s, column %(col)s") % {
             "number": moves,
             "card": card_name(taken.card),
-            "row": taken.src[0] + 1,
-            "col": taken.src[1] + 1,
+            **where(taken.src),
         }
     if kind == engine.ActionKind.REDO:
         return _("Move %(number)s: redone, %(move)s") % {"number": moves, "move": line_words(move)[0]}
@@ -151,24 +139,18 @@ def said_words(kind: str, move: str, shuffles_left: int) -> str:
     which the result says."""
     if kind == engine.ActionKind.MOVE:
         played = engine.Move.parse(move)
-        return _("%(card)s to row %(row)s, column %(col)s") % {
-            "card": card_name(played.card),
-            "row": played.dst[0] + 1,
-            "col": played.dst[1] + 1,
-        }
+        return _("%(card)s to row %(row)s, column %(col)s") % {"card": card_name(played.card), **where(played.dst)}
     if kind == engine.ActionKind.UNDO:
         taken = engine.Move.parse(move)
         return _("Undone: %(card)s back to row %(row)s, column %(col)s") % {
             "card": card_name(taken.card),
-            "row": taken.src[0] + 1,
-            "col": taken.src[1] + 1,
+            **where(taken.src),
         }
     if kind == engine.ActionKind.REDO:
         again = engine.Move.parse(move)
         return _("Redone: %(card)s to row %(row)s, column %(col)s") % {
             "card": card_name(again.card),
-            "row": again.dst[0] + 1,
-            "col": again.dst[1] + 1,
+            **where(again.dst),
         }
     if kind == engine.ActionKind.SHUFFLE:
         return ngettext("Shuffled: %(left)s left", "Shuffled: %(left)s left", shuffles_left) % {"left": shuffles_left}
@@ -199,7 +181,7 @@ class SlotView(NamedTuple):
     @property
     def name(self) -> str:
         """ "ROW-COL", as the forms post it."""
-        return f"{self.row}-{self.col}"
+        return engine.slot_name((self.row, self.col))
 
     @property
     def face(self) -> str:
@@ -237,18 +219,18 @@ class SlotView(NamedTuple):
 
     def label(self) -> str:
         """The slot's words for screen readers, in the active language."""
-        where = {"row": self.row + 1, "col": self.col + 1}
+        at = where((self.row, self.col))
         if not self.card and self.fit:
-            return _("Gap, row %(row)s, column %(col)s, %(card)s fits") % {**where, "card": card_name(self.fit)}
+            return _("Gap, row %(row)s, column %(col)s, %(card)s fits") % {**at, "card": card_name(self.fit)}
         if not self.card:
-            return _("Gap, row %(row)s, column %(col)s, nothing can go here") % where
+            return _("Gap, row %(row)s, column %(col)s, nothing can go here") % at
         if self.movable:
             words = _("%(card)s, row %(row)s, column %(col)s, can move")
         elif self.locked:
             words = _("%(card)s, row %(row)s, column %(col)s, in place")
         else:
             words = _("%(card)s, row %(row)s, column %(col)s, cannot move")
-        return words % {**where, "card": card_name(self.card)}
+        return words % {**at, "card": card_name(self.card)}
 
 
 class TableFacts(NamedTuple):
@@ -296,9 +278,9 @@ class TableFacts(NamedTuple):
         return [self.slot(row, col) for row, col in sorted(places)]
 
 
-def table_facts(state: engine.GameState, *, replay: bool = False, hint: str = "") -> TableFacts:
+def table_facts(state: engine.GameState, *, replay: bool = False, hint: engine.Hint | None = None) -> TableFacts:
     """What the table of ``state`` shows: which cards can move, which gaps can be filled
-    and by what, and the card and gap of a ``hint`` ("R-C>R-C").  In a finished game or a
+    and by what, and the card and gap of a move's ``hint``.  In a finished game or a
     replay nothing can move."""
     position = state.position
     over = state.is_over
@@ -316,20 +298,21 @@ def table_facts(state: engine.GameState, *, replay: bool = False, hint: str = ""
     # A card in place may still move (a 2 heading its run, to another column-0 gap), which
     # only undoes progress: the move stays legal, but the card is not marked as one that can.
     movable -= locked
-    hinted_slots = hint_slots(hint)
     return TableFacts(
         tokens=tuple(token or "" for row in position.rows() for token in row),
         movable=movable,
         locked=locked,
         dead=set(position.dead_gaps()),
         fits=fits,
-        hinted={hinted_slots[0]: "from", hinted_slots[1]: "to"} if hinted_slots else {},
+        hinted={hint.src: "from", hint.dst: "to"} if hint and hint.kind is engine.HintKind.MOVE else {},  # type: ignore[dict-item]
         over=over,
         replay=replay,
     )
 
 
-def table_slots(state: engine.GameState, *, replay: bool = False, hint: str = "") -> list[list[SlotView]]:
+def table_slots(
+    state: engine.GameState, *, replay: bool = False, hint: engine.Hint | None = None
+) -> list[list[SlotView]]:
     """The table of ``state`` as 4 rows of 13 slots (:func:`table_facts`)."""
     return table_facts(state, replay=replay, hint=hint).slots()
 
@@ -386,8 +369,10 @@ class StatusBar:
 
 def table_context(request: SiteRequest, game: Game, note: str = "", logged: Action | None = None) -> dict:
     """What the table's templates (_grid.html, _status.html) draw: the slots and the status bar."""
+    context = status_bar_context(request, game, note, logged)
     return {
-        **status_bar_context(request, game, note, logged),
+        **context,
+        "figures": grid_figures(game, context["bar"].elapsed_ms),
         "slots": table_slots(game.state(), hint=game.hint_now),
         "mark_movable": marks_movable(request),
         "drawn_as": drawn_as(request),
@@ -412,7 +397,7 @@ def status_bar_context(request: SiteRequest, game: Game, note: str = "", logged:
         can_undo=game.can_undo,
         can_redo=game.can_redo,
         stuck=stuck,
-        hint_shuffle=game.hint_now == "shuffle",
+        hint_shuffle=game.hint_now == engine.SHUFFLE_NOW,
         shuffles_left=game.shuffles_left,
         assisted=game.assisted,
         language=get_language(),
@@ -442,7 +427,7 @@ def grid_figures(game: Game, elapsed_ms: int) -> dict:
         "data-moves": game.moves,
         "data-shuffles-left": game.shuffles_left,
         "data-elapsed-ms": elapsed_ms,
-        "data-hint": game.hint_now,  # "": no hint, the attribute goes
+        "data-hint": str(game.hint_now or ""),  # "": no hint, the attribute goes
     }
 
 

@@ -37,41 +37,40 @@ def replay_states(game: Game) -> Iterator[Step]:
     logged action, read from the log in chunks.  A log the rules refuse raises
     IllegalAction, one that does not even read a ValueError.
 
-    Each step costs the same whatever the game's length: the moves undo can take back are
-    kept here, and the engine is given only the one an undo takes back.  As in a stored
-    game's state, ``history`` is empty.
+    Where undo and redo stand is decided by the engine's rule (engine.tops_after), as in
+    live play, from this replay's own figures, never from the log's: each action's played
+    move and the tops after it are kept here from the last shuffle on (a shuffle ends what
+    undo and redo can reach), and the engine is given only the move an undo or a redo needs.
+    As in a stored game's state, ``history`` is empty.
     """
     state = engine.GameState.start(deal_number=game.deal_number, seed=int(game.seed))
-    undoable: list[tuple[int, engine.Move]] = []  # (action number, move), oldest first
-    undone: list[tuple[int, engine.Move]] = []  # (number of the undo, the move it took back)
+    tops = engine.Tops()
+    played_by: dict[int, engine.Move] = {}  # action number -> the move it played or took back
+    tops_after: dict[int, engine.Tops] = {0: tops}  # action number -> the tops it left
     yield Step(None, state, 0)
     log = game.actions.order_by("number").values_list(*LoggedAction._fields)
     for action in map(LoggedAction._make, log.iterator(chunk_size=1000)):
         move = engine.Move.parse(action.move) if action.move else None
         kind = engine.ActionKind(action.kind)
-        if kind is engine.ActionKind.UNDO and undoable:
-            state = state._replace(history=(undoable[-1][1],))
-        elif kind is engine.ActionKind.REDO and undone:
-            state = state._replace(undone=(undone[-1][1],))
+        below = 0
+        if kind is engine.ActionKind.UNDO and tops.can_undo(state.status):
+            state, below = state._replace(history=(played_by[tops.undo],)), tops_after[tops.undo - 1].undo
+        elif kind is engine.ActionKind.REDO and tops.can_redo(state.status):
+            state, below = state._replace(undone=(played_by[tops.redo],)), tops_after[tops.redo - 1].redo
         try:
             state, played = state.act(kind, move=move)
         except engine.IllegalAction as refusal:
             raise engine.IllegalAction(refusal.reason, f"action {action.number}: {refusal}") from refusal
-        if kind in (engine.ActionKind.MOVE, engine.ActionKind.REDO):
-            undoable.append((action.number, played))  # type: ignore[arg-type]  # a move plays a Move
-            if kind is engine.ActionKind.MOVE:
-                undone.clear()
-            else:
-                undone.pop()
-        elif kind is engine.ActionKind.UNDO:
-            undoable.pop()
-            undone.append((action.number, played))  # type: ignore[arg-type]  # an undo takes back a Move
-        elif kind is engine.ActionKind.SHUFFLE:
-            undoable.clear()
-            undone.clear()
+        tops = engine.tops_after(kind, action.number, tops, below)
+        if kind is engine.ActionKind.SHUFFLE:
+            played_by.clear()
+            tops_after.clear()
+        if played is not None:
+            played_by[action.number] = played
+        tops_after[action.number] = tops
         if state.history or state.undone:
             state = state._replace(history=(), undone=())
-        yield Step(action, state, undoable[-1][0] if undoable else 0, undone[-1][0] if undone else 0)
+        yield Step(action, state, tops.undo, tops.redo)
 
 
 def game_replay(game: Game) -> engine.GameState:

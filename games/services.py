@@ -158,13 +158,13 @@ def game_act(
     game = games.get()
     if game.version != version:
         raise StaleVersion(game)
-    state, undo_below, redo_below = game.state(), 0, 0
+    state, below = game.state(), 0
     previous = state
     if kind is engine.ActionKind.UNDO and game.can_undo:
-        taken, undo_below = _log_step(game, game.undo_top, "undo_top")
+        taken, below = _log_step(game, game.undo_top, "undo_top")
         state = state._replace(history=(taken,))
     elif kind is engine.ActionKind.REDO and game.can_redo:
-        again, redo_below = _log_step(game, game.redo_top, "redo_top")
+        again, below = _log_step(game, game.redo_top, "redo_top")
         state = state._replace(undone=(again,))
     try:
         state, move = state.act(kind, slot=slot, to=to)
@@ -178,18 +178,7 @@ def game_act(
     game.finished_at = now if state.is_over else None
     game.set_state(state)
     game.version = version + 1
-    game.undo_top = {
-        engine.ActionKind.MOVE: game.version,
-        engine.ActionKind.UNDO: undo_below,
-        engine.ActionKind.REDO: game.version,
-        engine.ActionKind.SHUFFLE: 0,
-    }.get(kind, game.undo_top)
-    game.redo_top = {
-        engine.ActionKind.MOVE: 0,
-        engine.ActionKind.UNDO: game.version,
-        engine.ActionKind.REDO: redo_below,
-        engine.ActionKind.SHUFFLE: 0,
-    }.get(kind, game.redo_top)
+    game.undo_top, game.redo_top = engine.tops_after(kind, game.version, game.tops, below)
     changed = {field: getattr(game, field) for field, value in was.items() if getattr(game, field) != value}
     with transaction.atomic():
         written = games.filter(version=version).update(**changed)
@@ -226,22 +215,12 @@ def hint_for(*, owner: Owner, game_id: int, version: int) -> Played:
     if game.hint_version == version:
         return Played(game, None, None)
     state = game.state()
-    advice = solver.hint(state.position, state.shuffles_left)
-    game.hint, game.hint_version, game.assisted = hint_text(advice), version, True
+    advice = engine.Hint.of(solver.hint(state.position, state.shuffles_left))
+    game.hint, game.hint_version, game.assisted = str(advice), version, True
     written = games.filter(version=version).update(hint=game.hint, hint_version=version, assisted=True)
     if not written:  # an action got there first
         raise StaleVersion(games.get())
     return Played(game, None, None)
-
-
-def hint_text(advice) -> str:
-    """The solver's advice as the game keeps it: "R-C>R-C", "shuffle" or "none"."""
-    if advice is None:
-        return "none"
-    if isinstance(advice, engine.Move):
-        (r, c), (gr, gc) = advice.src, advice.dst
-        return f"{r}-{c}>{gr}-{gc}"
-    return "shuffle"
 
 
 def _log_step(game: Game, top: int, column: str) -> tuple[engine.Move, int]:

@@ -151,7 +151,7 @@ def game_verify(game: Game) -> Verification:
     ):
         checks.append(Check(label, _text(a) == _text(b), _text(a), _text(b)))
     # Words, not the values the database keeps ("won", True), are shown for these two.
-    statuses = dict(Game.STATUSES)
+    statuses = dict(Game.Status.choices)
     checks.append(
         Check(
             _("Result"),

@@ -13,7 +13,7 @@ from django.test import Client
 
 from games import engine, solver
 from games.models import Game
-from games.services import game_rank, game_start, hint_for, hint_text
+from games.services import game_rank, game_start, hint_for
 from records.models import BoardEntry
 from tests.helpers import HTMX, TWO_COLUMN_0_GAPS, act, grid, new_game, parse_html, set_layout, text_of, without_clock
 from tests.winning import play_actions, quick_win, reseed, user_owner
@@ -35,7 +35,7 @@ def test_a_hint_lights_the_card_and_its_gap_says_it_and_makes_the_game_assisted(
     assert response.status_code == 200
     page = parse_html(response)
     form = page.find("form", id="grid")
-    assert form["data-hint"] == hint_text(expected)
+    assert form["data-hint"] == str(engine.Hint.of(expected))
     assert form["data-version"] == "0"  # a hint is not an action
     lit = {
         slot["data-slot"]: slot.classes

@@ -233,7 +233,7 @@ def test_the_slots_found_changed_are_exactly_those_drawn_otherwise():
     rng = random.Random(9)
     pairs = 0
     for deal in range(1, 40):
-        state, hint = engine.GameState.start(deal_number=deal, seed=deal), ""
+        state, hint = engine.GameState.start(deal_number=deal, seed=deal), None
         while not state.is_over:
             moves = state.position.legal_moves()
             if moves and rng.random() < 0.9:
@@ -242,7 +242,7 @@ def test_the_slots_found_changed_are_exactly_those_drawn_otherwise():
             else:
                 after = state.act(engine.ActionKind.SHUFFLE if state.shuffles_left else engine.ActionKind.RESIGN)[0]
             next_moves = [] if after.is_over else after.position.legal_moves()
-            next_hint = rng.choice([""] + [f"{m.src[0]}-{m.src[1]}>{m.dst[0]}-{m.dst[1]}" for m in next_moves[:2]])
+            next_hint = rng.choice([None] + [engine.Hint.of(m) for m in next_moves[:2]])
             drawn = [
                 now
                 for row_now, row_was in zip(
