@@ -2,7 +2,18 @@
 
 import pytest
 
-from games.engine import InvalidNotation, Move, Position, deal
+from games.engine import (
+    NOTHING_HELPS,
+    SHUFFLE_NOW,
+    Hint,
+    HintKind,
+    InvalidNotation,
+    Move,
+    Position,
+    deal,
+    parse_slot,
+    slot_name,
+)  # fmt: skip
 from tests.engine.layouts import WON_TEXT, notation, rows_with, won_rows
 
 # A deal written by hand in canonical form (deal 1, pinned in test_deals_and_shuffles.py).
@@ -224,3 +235,45 @@ def test_moves_are_immutable():
     with pytest.raises(AttributeError):
         m.card = "8H"
     assert str(m) == "7H:1-4>1-5"
+
+
+# --------------------------------------------------------------------------- slots and hints
+
+
+def test_every_slot_name_reads_back_as_its_slot():
+    slots = [(row, col) for row in range(4) for col in range(13)]
+    assert [parse_slot(slot_name(slot)) for slot in slots] == slots
+    assert slot_name((2, 11)) == "2-11"
+
+
+@pytest.mark.parametrize("text", ["", "1", "1-", "-1", "4-0", "0-13", "01-2", "1-02", " 1-2", "1-2 ", "a-b", "1_2"])
+def test_what_is_not_a_slot_name_is_refused(text):
+    with pytest.raises(InvalidNotation, match="not a slot"):
+        parse_slot(text)
+
+
+@pytest.mark.parametrize("slot", [(4, 0), (0, 13), (-1, 0), ("1", 2)])
+def test_a_slot_off_the_table_has_no_name(slot):
+    with pytest.raises(ValueError, match="not a slot"):
+        slot_name(slot)
+
+
+@pytest.mark.parametrize(
+    ("advice", "text"),
+    [(Move("7H", (1, 4), (1, 5)), "1-4>1-5"), (Move("2S", (3, 12), (0, 0)), "3-12>0-0"), ("shuffle", "shuffle"),
+     (None, "none")],
+)  # fmt: skip
+def test_a_hint_is_written_and_read_back_as_a_value(advice, text):
+    hint = Hint.of(advice)
+    assert str(hint) == text and Hint.parse(text) == hint
+    assert (hint.kind is HintKind.MOVE) == isinstance(advice, Move)
+    if isinstance(advice, Move):
+        assert (hint.src, hint.dst) == (advice.src, advice.dst)
+    else:
+        assert hint in (SHUFFLE_NOW, NOTHING_HELPS)
+
+
+@pytest.mark.parametrize("text", ["", "1-4", "1-4>", "1-4>1-5>2-2", "7H:1-4>1-5", "Shuffle", "nothing"])
+def test_what_is_not_a_hint_is_refused(text):
+    with pytest.raises(InvalidNotation):
+        Hint.parse(text)

@@ -1,5 +1,5 @@
-"""Issue 12's rules (docs/RULES.md): the clock from first sight, no free re-rolls, the daily
-deal and its shared luck, what each board ranks, hidden players, public ranked games."""
+"""Issue 12's rules (docs/RULES.md): the clock from first sight, no free re-rolls, what each
+board ranks, hidden players, public ranked games (the daily deal's: tests/daily/)."""
 
 from __future__ import annotations
 
@@ -10,12 +10,8 @@ from django.contrib.auth.models import User
 from django.test import Client
 from django.utils import timezone
 
-from daily import deals, services
-from daily.models import DailySeed
-from games import engine
 from games.models import Game
 from games.services import game_shown, game_start, games_claim
-from records import selectors
 from records.models import BoardEntry, Player
 from records.services import board_scopes
 from tests.helpers import act, act_on_service, grid, guest_token_of, new_game, parse_html, text_of
@@ -99,90 +95,6 @@ def test_a_guests_given_up_deletion_moves_into_the_account_with_the_record(clien
 
 
 # --------------------------------------------------------------------------- the daily deal
-
-
-def test_the_daily_deal_number_comes_from_the_date_by_the_documented_formula():
-    import hashlib
-
-    day = date(2026, 12, 1)
-    expected = int.from_bytes(hashlib.sha256(b"daily:2026-12-01").digest()[:8], "big") % 999_999_999 + 1
-    assert deals.deal_number_of(day) == expected
-    assert deals.deal_number_of(day + timedelta(days=1)) != expected
-
-
-def test_two_players_share_the_days_luck_and_only_the_first_daily_is_ranked():
-    ada, bob = account("ada"), account("bob")
-    today = deals.today()
-    first = services.daily_start(owner=user_owner(ada), day=today)
-    theirs = services.daily_start(owner=user_owner(bob), day=today)
-    again = services.daily_start(owner=user_owner(ada), day=today)
-    assert (first.origin, theirs.origin, again.origin) == ("daily", "daily", "practice")
-    assert first.deal_number == theirs.deal_number == deals.deal_number_of(today)
-    assert first.seed == theirs.seed == again.seed == DailySeed.objects.get(day=today).seed
-    # The same position shuffled with the same number of shuffles used deals alike for both.
-    after = [
-        act_on_service(owner, game, "shuffle").position
-        for owner, game in ((user_owner(ada), first), (user_owner(bob), theirs))
-    ]
-    assert after[0] == after[1]
-    # A game of the same deal with its own seed shuffles differently.
-    own = game_start(owner=user_owner(ada), deal_number=first.deal_number)
-    assert act_on_service(user_owner(ada), own, "shuffle").position != after[0]
-
-
-def test_the_daily_page_shows_the_seeds_digest_and_reveals_it_the_day_after(client):
-    today = deals.today()
-    page = client.get("/daily/")
-    seed = DailySeed.objects.get(day=today)
-    assert seed.seed_sha256 in text_of(page) and seed.seed not in text_of(page)
-    assert "will be revealed on" in text_of(page)
-    yesterday = today - timedelta(days=1)
-    if yesterday >= deals.FIRST_DAY:
-        past = client.get(f"/daily/{yesterday.isoformat()}/")
-        assert DailySeed.objects.get(day=yesterday).seed in text_of(past)
-    assert client.get(f"/daily/{(today + timedelta(days=1)).isoformat()}/").status_code == 404
-    assert client.get("/daily/2026-02-30/").status_code == 404
-    assert client.get(f"/daily/{(deals.FIRST_DAY - timedelta(days=1)).isoformat()}/").status_code == 404
-
-
-def test_a_finished_daily_hides_its_seed_until_the_day_is_over(client):
-    response = client.post("/daily/start/")
-    assert response.status_code == 302
-    game = Game.objects.get(pk=int(response.url.strip("/").split("/")[-1]))
-    assert game.origin == "daily" and game.daily == deals.today()
-    act(client, game, "resign")
-    page = text_of(client.get(f"/game/{game.pk}/"))
-    assert game.seed not in page and "will be revealed on" in page
-    verify = client.get(f"/game/{game.pk}/verify/")
-    assert verify.status_code == 200 and game.seed not in text_of(verify)
-    assert parse_html(verify).find(id="verdict")["data-ok"] == "pending"
-    Game.objects.filter(pk=game.pk).update(daily=deals.today() - timedelta(days=1))  # as if the day had passed
-    verify = client.get(f"/game/{game.pk}/verify/")
-    assert game.seed in text_of(verify) and parse_html(verify).find(id="verdict")["data-ok"] == "true"
-
-
-def test_a_past_daily_plays_as_practice_and_a_second_try_today_too(client):
-    assert client.post("/daily/start/").status_code == 302
-    assert client.post("/daily/start/").status_code == 302
-    origins = list(Game.objects.order_by("pk").values_list("origin", flat=True))
-    assert origins == ["daily", "practice"]
-    text = text_of(client.get("/daily/"))
-    assert "Ranked game" in text and "Practice" in text and "Play it for practice" in text
-
-
-def test_claiming_a_guests_daily_keeps_the_accounts_own_daily_ranked(client):
-    ada = account("ada")
-    today = deals.today()
-    own = services.daily_start(owner=user_owner(ada), day=today)
-    client.post("/daily/start/")
-    guests = Game.objects.get(guest_token=guest_token_of(client))
-    assert guests.origin == "daily"
-    games_claim(user=ada, guest_token=guest_token_of(client))
-    assert Game.objects.get(pk=own.pk).origin == "daily"
-    assert Game.objects.get(pk=guests.pk).origin == "practice"
-
-
-# --------------------------------------------------------------------------- what each board ranks
 
 
 @pytest.mark.parametrize(
@@ -313,63 +225,3 @@ def test_a_ranked_game_is_public_and_others_stay_private():
     board = parse_html(stranger.get("/leaderboards/")).find(id="board")
     assert board.find_all("a", href=f"/game/{ranked.pk}/replay/")
     assert parse_html(stranger.get("/players/ada/")).find_all("a", href=f"/game/{ranked.pk}/replay/")
-
-
-def test_the_daily_game_page_does_not_call_an_assisted_game_ranked(client):
-    client.post("/daily/start/")
-    game = Game.objects.get()
-    assert "this game is ranked on the daily board" in text_of(client.get(f"/game/{game.pk}/"))
-    Game.objects.filter(pk=game.pk).update(assisted=True)  # a hint was shown
-    text = text_of(client.get(f"/game/{game.pk}/"))
-    assert "a hint was shown, so this game is not ranked" in text and "this game is ranked" not in text
-
-
-def test_a_daily_wins_replay_waits_for_its_seed_but_not_for_its_owner():
-    """Every game of a day's daily shuffles alike from the same position: a replay on
-    today's daily board would show others what their shuffles will deal."""
-    ada = account("ada")
-    today = deals.today()
-    game = play_win(
-        user_owner(ada), quick_win(), start=timezone.now() - 60 * SECOND, origin=Game.Origin.DAILY, daily=today
-    )
-    assert BoardEntry.objects.filter(game=game, scope=f"daily:{today.isoformat()}").exists()
-    stranger, player = Client(), logged_in(ada)
-    step = f"/game/{game.pk}/replay/1/"
-    shown = grid(player.get(step))  # its player sees it at once
-    assert shown.position != str(engine.deal(game.deal_number))
-    for path in (f"/game/{game.pk}/replay/", step):
-        waiting = stranger.get(path)
-        assert waiting.status_code == 403
-        assert "Its replay opens on" in text_of(waiting) and not parse_html(waiting).find_all(id="grid")
-    assert stranger.get(step, headers={"HX-Request": "true"}).status_code == 403
-    board = f"/daily/{today.isoformat()}/leaderboard/"
-    row = parse_html(stranger.get(board)).find("tr", data_game=str(game.pk))
-    assert not row.find_all("a", href=f"/game/{game.pk}/replay/") and "Replay from" in row.text
-    Game.objects.filter(pk=game.pk).update(daily=today - timedelta(days=1))  # as if the day had passed
-    assert grid(stranger.get(step)) == shown
-    assert parse_html(stranger.get(board)).find("a", href=f"/game/{game.pk}/replay/")
-
-
-def test_the_home_page_shows_todays_daily_with_the_players_result(client):
-    home = parse_html(client.get("/"))
-    assert home.find(id="daily") and not home.find_all(id="daily-result")
-    client.post("/daily/start/")
-    game = Game.objects.get()
-    act(client, game, "resign")
-    assert parse_html(client.get("/")).find(id="daily-result")["data-status"] == "lost"
-
-
-def test_the_calendar_lists_days_with_the_players_result(client):
-    client.post("/daily/start/")
-    rows = parse_html(client.get("/daily/calendar/")).find(id="calendar").find_all("tr", data_day=True)
-    assert rows[0]["data-day"] == deals.today().isoformat() and rows[0]["data-result"] == "playing"
-
-
-def test_daily_streaks_count_runs_of_days():
-    today = deals.today()
-    days = [(today - timedelta(days=n), n != 1) for n in range(4)] + [(today - timedelta(days=9), True)]
-    counted = selectors.streaks(days)
-    assert (counted.played_current, counted.played_best) == (4, 4)
-    assert (counted.won_current, counted.won_best) == (1, 2)
-    assert selectors.streaks([(today - timedelta(days=1), True)]).won_current == 1  # today is still to play
-    assert selectors.streaks([(today - timedelta(days=2), True)]).won_current == 0
