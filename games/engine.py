@@ -655,7 +655,6 @@ MAX_ACTIONS = 5_000
 ends the game as lost (docs/RULES.md, "End of the game").  Real games take a few hundred."""
 _PLAYING, _WON, _LOST = Status.PLAYING, Status.WON, Status.LOST
 _WON_GAPS = (12, 25, 38, 51)
-_tuple_new = tuple.__new__
 
 
 class GameState(NamedTuple):
@@ -776,14 +775,11 @@ class GameState(NamedTuple):
 
     def play(self, move: Move) -> GameState:
         """Play ``move``; raise :class:`IllegalMove` if the rules refuse it."""
-        if self[6] is not _PLAYING:
+        if self.status is not _PLAYING:
             raise IllegalAction(Refusal.GAME_OVER, f"the game is over ({self.status.value})")
-        position = self[0].play(move)
-        # The hot path of every search: build the tuple directly rather than through _replace.
-        state = _tuple_new(
-            GameState, (position, self[1], self[2], self[3] + 1, self[4], self[5] + (move,), _PLAYING, False, ())
-        )
-        if position._gaps == _WON_GAPS or self[4] == SHUFFLES or self[3] + self[4] + 1 >= MAX_ACTIONS:
+        position = self.position.play(move)
+        state = self._replace(position=position, moves=self.moves + 1, history=(*self.history, move), undone=())
+        if position._gaps == _WON_GAPS or self.shuffles_used == SHUFFLES or state.actions >= MAX_ACTIONS:
             return _settled(state)
         return state
 

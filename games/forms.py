@@ -28,6 +28,10 @@ class SlotField(forms.CharField):
 
     default_error_messages = {"invalid": _("Not a slot.")}
 
+    def __init__(self, **kwargs):
+        # Not stripped: " 1-2" is not a slot's name, as the engine reads them.
+        super().__init__(strip=False, **kwargs)
+
     def to_python(self, value) -> engine.Slot | None:  # type: ignore[override]
         text = super().to_python(value)
         if text in self.empty_values:

@@ -73,13 +73,6 @@ def replay_states(game: Game) -> Iterator[Step]:
         yield Step(action, state, tops.undo, tops.redo)
 
 
-def game_replay(game: Game) -> engine.GameState:
-    """The state that the game's deal, seed and action log give, played again by the engine."""
-    for step in replay_states(game):  # noqa: B007 - the last step is the answer
-        pass
-    return step.state
-
-
 def replay_end(game: Game) -> tuple[engine.GameState, tuple[int, int], int]:
     """The replayed state, the (undo_top, redo_top) it ends with, and how many log rows keep
     an undo_top or a redo_top that differs from their replay's."""

@@ -383,6 +383,8 @@ BAD_POSTS = {
     "slot with NUL": ("move", {"version": "0", "slot": "0-1\x00"}),
     "slot in wide digits": ("move", {"version": "0", "slot": "\uff10-\uff11"}),
     "slot as tuple text": ("move", {"version": "0", "slot": "(0, 1)"}),
+    "slot with a space": ("move", {"version": "0", "slot": " 0-1"}),
+    "gap of one space": ("move", {"version": "0", "slot": "0-1", "to": " "}),
     "undo without version": ("undo", {}),
     "shuffle with garbage version": ("shuffle", {"version": "abc"}),
     "resign with version NUL": ("resign", {"version": "0\x00"}),
