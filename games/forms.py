@@ -34,7 +34,7 @@ class SlotField(forms.CharField):
 
     def to_python(self, value) -> engine.Slot | None:  # type: ignore[override]
         text = super().to_python(value)
-        if text in self.empty_values:
+        if not text:
             return None
         try:
             return engine.parse_slot(text)

@@ -26,10 +26,12 @@ class Game(models.Model):
     rows whatever the game's length.
     """
 
-    # The engine's statuses, with the words the admin shows; their values are the engine's.
-    Status = models.TextChoices(
-        "Status", [(status.name, (status.value, label)) for status, label in STATUS_WORDS.items()]
-    )
+    class Status(models.TextChoices):
+        """The engine's statuses (engine.Status), with the words the admin shows."""
+
+        PLAYING = engine.Status.PLAYING.value, _("playing")
+        WON = engine.Status.WON.value, _("won")
+        LOST = engine.Status.LOST.value, _("lost")
 
     class Origin(models.TextChoices):
         """How a game began, which decides the boards its win can enter (docs/RULES.md, "Leaderboards")."""

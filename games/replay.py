@@ -73,11 +73,19 @@ def replay_states(game: Game) -> Iterator[Step]:
         yield Step(action, state, tops.undo, tops.redo)
 
 
-def replay_end(game: Game) -> tuple[engine.GameState, tuple[int, int], int]:
-    """The replayed state, the (undo_top, redo_top) it ends with, and how many log rows keep
+class ReplayEnd(NamedTuple):
+    """Where a replay of the whole log ends: the state, the tops, and how many log rows keep
     an undo_top or a redo_top that differs from their replay's."""
+
+    state: engine.GameState
+    tops: engine.Tops
+    wrong_tops: int
+
+
+def replay_end(game: Game) -> ReplayEnd:
+    """The game's whole log played again (:func:`replay_states`), and where it ends."""
     wrong = 0
     for step in replay_states(game):
         logged = step.action
         wrong += logged is not None and (logged.undo_top, logged.redo_top) != (step.undo_top, step.redo_top)
-    return step.state, (step.undo_top, step.redo_top), wrong
+    return ReplayEnd(step.state, engine.Tops(step.undo_top, step.redo_top), wrong)

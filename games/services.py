@@ -264,7 +264,7 @@ def game_rank(*, game: Game) -> bool:
         ranked = (
             replayed.status is engine.Status.WON
             and replayed == game.state()
-            and tops == (game.undo_top, game.redo_top)
+            and tops == game.tops
             and not wrong_undo_tops
             and not game.assisted
         )

@@ -12,7 +12,7 @@ from django.contrib.auth.models import User
 from addiction_site.ownership import Owner
 from games import engine, services
 from games.models import Game
-from games.replay import game_replay
+from games.replay import replay_end
 from games.services import ActionRefused, StaleVersion, elapsed_at, game_act, game_start
 from tests.helpers import (
     ONE_MOVE_FROM_STUCK,
@@ -170,7 +170,7 @@ def test_a_write_between_the_read_and_the_write_wins_and_the_late_one_gets_409(m
     assert refused.value.game.position == raced[0].position
     stored = Game.objects.get(pk=game.pk)
     assert list(stored.actions.values_list("number", "kind")) == [(1, "move"), (2, other)]
-    assert game_replay(stored) == stored.state()
+    assert replay_end(stored).state == stored.state()
 
 
 def test_a_game_claimed_between_the_read_and_the_write_is_not_written_by_the_guest(monkeypatch):
@@ -306,7 +306,7 @@ def test_replaying_the_log_gives_the_stored_state(deal_number):
     game = game_start(owner=GUEST, deal_number=deal_number)
     count = play_randomly(game, random.Random(deal_number))
     game.refresh_from_db()
-    stored, replayed = game.state(), game_replay(game)
+    stored, replayed = game.state(), replay_end(game).state
     assert replayed.position == stored.position
     assert (replayed.moves, replayed.shuffles_used, replayed.status) == (
         stored.moves,
@@ -320,7 +320,7 @@ def test_replaying_the_log_gives_the_stored_state(deal_number):
 
 def _replay_or_error(game: Game):
     try:
-        return game_replay(game)
+        return replay_end(game).state
     except ValueError as error:  # engine.IllegalAction and engine.InvalidNotation are ValueErrors
         return error
 
@@ -332,7 +332,7 @@ def test_a_tampered_log_does_not_replay_to_the_stored_state(tamper):
         game = act_on_service(GUEST, game, "move", game.state().position.legal_moves()[-1].src)
     game = act_on_service(GUEST, game, "undo")
     game.refresh_from_db()
-    assert game_replay(game) == game.state()
+    assert replay_end(game).state == game.state()
 
     first = game.actions.get(number=1)
     if tamper == "another legal move":
@@ -354,3 +354,9 @@ def test_a_random_deal_has_at_most_nine_digits_and_a_chosen_one_any_number(monke
     game = game_start(owner=GUEST)
     assert drawn == [999_999_999] and 1 <= game.deal_number <= 999_999_999
     assert game_start(owner=GUEST, deal_number=engine.MAX_DEAL).deal_number == engine.MAX_DEAL
+
+
+def test_the_stored_statuses_are_the_engines():
+    assert {(status.name, status.value) for status in Game.Status} == {
+        (status.name, status.value) for status in engine.Status
+    }
