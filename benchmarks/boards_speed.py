@@ -14,7 +14,7 @@ What it does, in order:
    a third of all games are won and ranked) and pace; the games are spread over the last 60
    days (some today, some this week), a fifth of them on 500 popular deals so that deal
    boards have several winners.  Rows go in with bulk_create.  The board rows (BoardEntry)
-   are derived in Python by the rules of games.services.boards_enter (every ranked win in
+   are derived in Python by the rules of records.services.boards_enter (every ranked win in
    the order it was won; it replaces the player's entry only when strictly better), and a
    check replays boards_enter itself for 20 random players and the busiest one, in a
    transaction that is rolled back, and stops the run if any entry differs.
