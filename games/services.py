@@ -194,6 +194,10 @@ def game_act(
             redo_top=game.redo_top,
         )
         if state.status is engine.Status.WON:
+            # A hint may have landed since the game was read: it does not change the version,
+            # so the compare-and-set let this win through.  Read, under the row this UPDATE
+            # holds, whether the game is assisted, so that ranking sees what is stored.
+            game.assisted = games.values_list("assisted", flat=True).get()
             game_rank(game=game)
     return Played(game, previous, logged)
 
