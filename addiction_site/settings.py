@@ -201,6 +201,10 @@ STORAGES = {
 # A year from the last day played (addiction_site/ownership.py saves a signed-in player's session,
 # and sends a guest's cookie again, once a day): games live as long as players come back.
 SESSION_COOKIE_AGE = 60 * 60 * 24 * 365
+# The language chosen (Django's set_language view): no script reads it, and it goes with
+# the site's own requests only (Secure in production, below).
+LANGUAGE_COOKIE_HTTPONLY = True
+LANGUAGE_COOKIE_SAMESITE = "Lax"
 AUTHENTICATION_BACKENDS = [
     # django-axes first: it refuses a login that is locked out before any password is checked.
     "axes.backends.AxesStandaloneBackend",
@@ -297,6 +301,7 @@ if not DEBUG:
     SECURE_SSL_REDIRECT = env_flag("DJANGO_SECURE_SSL_REDIRECT", True)
     SESSION_COOKIE_SECURE = True
     CSRF_COOKIE_SECURE = True
+    LANGUAGE_COOKIE_SECURE = True
     SECURE_HSTS_SECONDS = int(os.environ.get("DJANGO_HSTS_SECONDS", str(60 * 60 * 24 * 365)))
     SECURE_HSTS_INCLUDE_SUBDOMAINS = True
     SECURE_HSTS_PRELOAD = True

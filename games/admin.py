@@ -6,6 +6,7 @@ import re
 from django.contrib import admin
 from django.contrib.admin.helpers import ACTION_CHECKBOX_NAME
 from django.core.exceptions import BadRequest
+from django.utils.translation import gettext_lazy as _
 
 from games.models import Action, Game
 
@@ -55,9 +56,16 @@ class GameAdmin(RowsByIdAdmin):
     )
     list_filter = ("status", "origin", "ranked", "assisted", "removed")
     search_fields = ("owner__username", "deal_number")
-    readonly_fields = [field.name for field in Game._meta.fields]
+    # The seed only once it may be shown to anyone (Game.seed_shown): until then even staff
+    # pages show its digest alone, so that no one can learn a game's (or a day's) shuffles.
+    exclude = ("seed",)
+    readonly_fields = [field.name for field in Game._meta.fields if field.name != "seed"] + ["revealed_seed"]
     inlines = [ActionInline]
     list_select_related = ("owner",)
 
     def has_add_permission(self, request) -> bool:
         return False
+
+    @admin.display(description=_("Seed"))
+    def revealed_seed(self, game: Game) -> str:
+        return game.seed if game.seed_shown else _("Not revealed yet: the game, or its daily's day, is not over.")
