@@ -1,5 +1,7 @@
 """The forms of accounts: signing up, confirming with the password, changing the address."""
 
+import unicodedata
+
 from django import forms
 from django.contrib.auth import authenticate
 from django.contrib.auth.forms import UserCreationForm
@@ -19,6 +21,32 @@ class SignUpForm(UserCreationForm):
     class Meta(UserCreationForm.Meta):  # type: ignore[name-defined]  # django-stubs does not declare it
         model = User
         fields = ("username", "email")
+
+    def clean_username(self) -> str:
+        """Django's checks (its characters, NFKC, unique whatever the case), then the site's
+        (docs/RULES.md, "Players, guests and deleting games"): a name is not dots alone (a
+        profile's address could not name it), nor letters of two scripts (``аlice``, with a
+        Cyrillic а, beside ``alice``)."""
+        name = super().clean_username()
+        if set(name) <= {"."}:
+            raise forms.ValidationError(_("A user name needs more than dots."), code="only_dots")
+        if len(scripts_of(name)) > 1:
+            raise forms.ValidationError(
+                _("A user name takes the letters of one alphabet only, so that no name can pass for another."),
+                code="mixed_scripts",
+            )
+        return name
+
+
+# Japanese writes one name in three scripts; they count as one here.
+SAME_SCRIPT = {"HIRAGANA": "CJK", "KATAKANA": "CJK"}
+
+
+def scripts_of(text: str) -> set[str]:
+    """The scripts of the letters in ``text``, as the first word of each letter's Unicode name
+    says it ("LATIN", "CYRILLIC", "GREEK", "DEVANAGARI"...); digits and signs have none."""
+    names = (unicodedata.name(char, "").split(" ", 1)[0] for char in text if char.isalpha())
+    return {SAME_SCRIPT.get(name, name) for name in names if name}
 
 
 class PasswordConfirmForm(forms.Form):

@@ -382,3 +382,26 @@ def test_the_services_refuse_another_owners_game_whatever_the_caller_says(client
             game_act(owner=owner, game_id=won.pk, version=won.version, kind="resign")
     assert Game.objects.get(pk=playing.pk).status == "playing"
     assert Game.objects.filter(pk=won.pk).exists()
+
+
+@pytest.mark.parametrize(
+    ("name", "error"),
+    [
+        (".", "more than dots"),
+        ("..", "more than dots"),
+        ("...", "more than dots"),
+        ("\u0430lice", "one alphabet"),  # a Cyrillic а, then Latin letters: passes for alice
+        ("Ad\u03b1", "one alphabet"),  # a Greek alpha at the end
+    ],
+)
+def test_a_name_of_dots_or_of_two_alphabets_is_refused(client, name, error):
+    response = signup(client, name)
+    assert response.status_code == 400 and error in text_of(response)
+    assert not User.objects.filter(username=name).exists()
+
+
+@pytest.mark.parametrize("name", ["ada.lovelace", "कमल", "Ελένη", "東京たろう", "Élodie_2"])
+def test_a_name_in_one_alphabet_is_welcome(client, name):
+    assert signup(client, name).status_code == 302
+    assert User.objects.filter(username=name).exists()
+    assert client.get(f"/players/{name}/").status_code == 200
