@@ -33,8 +33,10 @@ def seed_of(day: date) -> DailySeed:
 
 
 def daily_start(*, owner: Owner, day: date) -> Game:
-    """A new game of ``day``'s daily deal with the day's seed.  The owner's first of that day,
-    played that day, is the ranked one; any other (a second try, a past day) is practice.
+    """A new game of ``day``'s daily deal.  The owner's first of that day, played that day, is
+    the ranked one, with the day's seed; any other (a second try, a past day) is practice.
+    A practice game of today has a seed of its own, so that no practice shows what the ranked
+    games' shuffles will deal; a past day's plays with that day's seed, revealed since.
 
     Two first tries at once cannot both be ranked: a unique constraint allows one ranked
     daily game per player and day, and the loser of that race becomes practice.
@@ -48,4 +50,5 @@ def daily_start(*, owner: Owner, day: date) -> Game:
                 return game_start(owner=owner, deal_number=number, origin=Game.Origin.DAILY, daily=day, seed=seed)
         except IntegrityError:
             pass
-    return game_start(owner=owner, deal_number=number, origin=Game.Origin.PRACTICE, daily=day, seed=seed)
+    own_seed = None if day == deals.today() else seed  # None: game_start draws a new secret seed
+    return game_start(owner=owner, deal_number=number, origin=Game.Origin.PRACTICE, daily=day, seed=own_seed)

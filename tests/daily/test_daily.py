@@ -54,7 +54,8 @@ def test_two_players_share_the_days_luck_and_only_the_first_daily_is_ranked():
     again = services.daily_start(owner=user_owner(ada), day=today)
     assert (first.origin, theirs.origin, again.origin) == ("daily", "daily", "practice")
     assert first.deal_number == theirs.deal_number == deals.deal_number_of(today)
-    assert first.seed == theirs.seed == again.seed == DailySeed.objects.get(day=today).seed
+    assert first.seed == theirs.seed == DailySeed.objects.get(day=today).seed
+    assert again.seed != first.seed  # today's practice keeps the day's shared luck secret
     # The same position shuffled with the same number of shuffles used deals alike for both.
     after = [
         act_on_service(owner, game, "shuffle").position
@@ -64,6 +65,11 @@ def test_two_players_share_the_days_luck_and_only_the_first_daily_is_ranked():
     # A game of the same deal with its own seed shuffles differently.
     own = game_start(owner=user_owner(ada), deal_number=first.deal_number)
     assert act_on_service(user_owner(ada), own, "shuffle").position != after[0]
+    assert act_on_service(user_owner(ada), again, "shuffle").position != after[0]
+    # A past day's practice plays that day's seed, revealed since.
+    yesterday = today - timedelta(days=1)
+    past = services.daily_start(owner=user_owner(ada), day=yesterday)
+    assert past.origin == "practice" and past.seed == DailySeed.objects.get(day=yesterday).seed
 
 
 def test_the_daily_page_shows_the_seeds_digest_and_reveals_it_the_day_after(client):
