@@ -30,11 +30,15 @@ Environment variables (see README, "Deploy"):
   DEFAULT_FROM_EMAIL    the sender of the site's mails.
 """
 
+import base64
+import hashlib
 import os
+import re
 from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
+from csp.constants import NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
@@ -87,6 +91,7 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "addiction_site.health.HealthCheckMiddleware",  # first: /healthz runs nothing else (addiction_site/health.py)
     "django.middleware.security.SecurityMiddleware",
+    "csp.middleware.CSPMiddleware",  # every answer, the error pages and static files included
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -101,6 +106,32 @@ MIDDLEWARE = [
     "django_htmx.middleware.HtmxMiddleware",
     "axes.middleware.AxesMiddleware",
 ]
+
+# The Content-Security-Policy (django-csp): the pages load scripts, styles, images and fonts
+# from the site alone, and no inline script or style (the templates have none; htmx's own
+# indicator style is turned off in base.html); no page may be framed, no form post elsewhere.
+# The admin is Django's: its pages keep Django's own headers and no CSP of ours.
+
+
+def _style_hash(template: Path) -> str:
+    """The CSP source that allows the one <style> of ``template``: the 500 page stands alone,
+    without the stylesheet (a server error may come from the static files themselves)."""
+    style = re.search(r"<style>(.*?)</style>", template.read_text(encoding="utf-8"), re.S)
+    digest = base64.b64encode(hashlib.sha256(style.group(1).encode()).digest()).decode() if style else ""
+    return f"'sha256-{digest}'"
+
+
+CONTENT_SECURITY_POLICY = {
+    "EXCLUDE_URL_PREFIXES": ["/admin/"],
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "style-src": [SELF, _style_hash(BASE_DIR / "templates" / "500.html")],
+        "frame-ancestors": [NONE],
+        "form-action": [SELF],
+        "base-uri": [SELF],
+        "object-src": [NONE],
+    },
+}
 
 # Request bodies are small by design.  The largest a player posts is the language form,
 # whose hidden "next" holds the page's address: under 7 KB even for the longest address

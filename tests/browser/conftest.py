@@ -91,3 +91,15 @@ def live_server(request: pytest.FixtureRequest):
         server = LiveServer(addr)
     yield server
     server.stop()
+
+
+@pytest.fixture
+def page(page):
+    """pytest-playwright's page, failing the test if the browser refused anything by the
+    site's Content-Security-Policy (an inline style htmx or a template slipped in, say)."""
+    refused: list[str] = []
+    page.on(
+        "console", lambda message: refused.append(message.text) if "Content Security Policy" in message.text else None
+    )
+    yield page
+    assert not refused, refused

@@ -73,7 +73,7 @@ def test_a_replay_step_slides_the_one_card_it_moves(live_server, browser: Browse
         page.goto(f"{live_server.url}/game/{game_id}/replay/")
         page.evaluate(RECORD_SLIDES)
         for step in (1, 2):
-            page.wait_for_function("document.getAnimations().length === 0")  # the last step's card has landed
+            page.wait_for_function("() => document.getAnimations().length === 0")  # the last card has landed
             page.evaluate("window.slides = []")
             page.locator("#replay .replay-steps a[rel=next]").click()
             expect(page.locator("#grid")).to_have_attribute("data-step", str(step))
