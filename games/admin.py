@@ -68,4 +68,4 @@ class GameAdmin(RowsByIdAdmin):
 
     @admin.display(description=_("Seed"))
     def revealed_seed(self, game: Game) -> str:
-        return game.seed if game.seed_shown else _("Not revealed yet: the game, or its daily's day, is not over.")
+        return game.seed if game.seed_shown else str(_("Not revealed yet: the game, or its daily's day, is not over."))
