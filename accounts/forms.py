@@ -28,6 +28,8 @@ class SignUpForm(UserCreationForm):
         profile's address could not name it), nor letters of two scripts (``аlice``, with a
         Cyrillic а, beside ``alice``)."""
         name = super().clean_username()
+        if name is None:  # taken: Django's check has said so
+            return name
         if set(name) <= {"."}:
             raise forms.ValidationError(_("A user name needs more than dots."), code="only_dots")
         if len(scripts_of(name)) > 1:

@@ -70,7 +70,7 @@ class Game(models.Model):
     elapsed_ms = models.BigIntegerField(default=0)
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(
-        null=True, blank=True, help_text=_("When the clock started: the board was first shown to its owner.")
+        null=True, blank=True, help_text=_("When the clock started: when the game was dealt.")
     )
     last_action_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)

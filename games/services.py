@@ -68,8 +68,11 @@ def game_start(
     origin: str | None = None,
     daily: date | None = None,
     seed: str | None = None,
+    now: datetime | None = None,
 ) -> Game:
-    """A new game of ``deal_number`` (a random deal when None) for ``owner``.
+    """A new game of ``deal_number`` (a random deal when None) for ``owner``, its clock
+    running from ``now``: from the moment the start answers, its owner can know the deal
+    (docs/RULES.md, "Counting").
 
     ``origin`` says how it began (``Game.Origin``: a random deal unless a number was
     given); a daily deal's game (daily/services.py) also gives its ``daily`` day and that
@@ -92,12 +95,15 @@ def game_start(
         deal_number, origin = secrets.randbelow(engine.DRAWN_DEALS) + 1, Game.Origin.RANDOM
     seed = seed or str(secrets.randbits(128))
     state = engine.GameState.start(deal_number=deal_number, seed=int(seed))
+    now = now or timezone.now()
     game = Game(
         deal_number=deal_number,
         seed=seed,
         seed_sha256=seed_digest(seed),
         origin=origin or Game.Origin.CHOSEN,
         daily=daily,
+        started_at=now,
+        last_action_at=now,
         **owner.stamp(),
     )
     game.set_state(state)
@@ -115,19 +121,6 @@ def game_start(
                 raise TooManyGames(limit)
             owned_games(owner, pk__in=unplayed, version=0).delete()
         game.save()
-    return game
-
-
-def game_shown(game: Game, now: datetime | None = None) -> Game:
-    """The game's board is being shown to its owner: the first time, its clock starts
-    (docs/RULES.md, "Counting").  Looking counts as play, capped like any pause."""
-    if game.started_at is not None or game.is_over:
-        return game
-    now = now or timezone.now()
-    if Game.objects.filter(pk=game.pk, started_at__isnull=True).update(started_at=now, last_action_at=now):
-        game.started_at = game.last_action_at = now
-    else:  # another tab showed it first
-        game.started_at, game.last_action_at = Game.objects.values_list("started_at", "last_action_at").get(pk=game.pk)
     return game
 
 

@@ -45,7 +45,6 @@ from games.services import (
     TooManyGames,
     game_act,
     game_delete,
-    game_shown,
     game_start,
     hint_for,
 )
@@ -159,7 +158,7 @@ def _game_page(
 def game_detail(request: SiteRequest, pk: int) -> HttpResponse:
     """The game page; htmx reloading the table gets the table alone.  A boosted request (a
     New game form) or htmx restoring history (the page is not in its cache) gets the page."""
-    game = game_shown(_owned_game(request, pk))  # the clock starts when the board is first shown
+    game = _owned_game(request, pk)
     if request.htmx and not (request.htmx.boosted or request.htmx.history_restore_request):
         response = _table(request, game)
     else:

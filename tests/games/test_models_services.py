@@ -40,7 +40,8 @@ def test_game_start_with_a_chosen_deal():
     assert game.seed_sha256 == hashlib.sha256(game.seed.encode()).hexdigest()
     assert game.seed.isdigit()
     assert (game.moves, game.shuffles_used, game.undo_top, game.status) == (0, 0, 0, "playing")
-    assert (game.version, game.elapsed_ms, game.started_at, game.finished_at) == (0, 0, None, None)
+    assert (game.version, game.elapsed_ms, game.finished_at) == (0, 0, None)
+    assert game.started_at == game.last_action_at is not None  # the clock runs from the deal
     assert (game.owner_id, game.guest_token) == (None, GUEST.guest_token)
     assert not game.actions.exists()
 
@@ -234,12 +235,12 @@ def test_another_owners_game_is_not_found_and_unchanged():
 # --------------------------------------------------------------------------- time
 
 
-def test_time_starts_at_the_first_action_and_caps_each_pause(settings):
+def test_time_starts_when_the_game_is_dealt_and_caps_each_pause(settings):
     settings.ADDICTION_IDLE_CAP_SECONDS = 120
-    game = game_start(owner=GUEST, deal_number=1)
+    game = game_start(owner=GUEST, deal_number=1, now=T0 + timedelta(days=3))
     move = game.state().position.legal_moves()[0]
 
-    # Time before the first action is not play.
+    # Dealt and played at once: the first action comes at 0.
     game = act_on_service(GUEST, game, "move", move.src, now=T0 + timedelta(days=3))
     assert (game.elapsed_ms, game.started_at) == (0, T0 + timedelta(days=3))
     start = game.started_at

@@ -58,7 +58,7 @@ def test_how_to_play_states_the_configured_idle_cap(client, settings):
 
 def test_how_to_play_says_the_clock_starts_at_first_sight_and_the_other_rules_a_player_meets(client):
     text = text_of(client.get("/how-to-play/"))
-    assert "It starts when the deal is first shown to you, so looking at it counts" in text
+    assert "It starts when the game is dealt, so studying the deal counts" in text
     assert "and so does every undo and every redo" in text
     assert f"at most {engine.MAX_ACTIONS} actions" in text
     for words in ("Redo plays again", "Deleting a game in which you made any action gives it up", "assisted game"):

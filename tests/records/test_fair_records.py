@@ -11,7 +11,7 @@ from django.test import Client
 from django.utils import timezone
 
 from games.models import Game
-from games.services import game_shown, game_start, games_claim
+from games.services import game_start, games_claim
 from records.models import BoardEntry, Player
 from records.services import board_scopes
 from tests.helpers import act, act_on_service, grid, guest_token_of, new_game, parse_html, text_of
@@ -34,29 +34,34 @@ def logged_in(user: User) -> Client:
 # --------------------------------------------------------------------------- the clock
 
 
-def test_the_clock_starts_when_the_board_is_first_shown_and_looking_counts():
-    ada = account("ada")
-    owner = user_owner(ada)
-    game = game_start(owner=owner, deal_number=5)
-    shown = timezone.now() - timedelta(seconds=6)
-    game_shown(game, now=shown)
-    game_shown(game, now=shown + timedelta(seconds=3))  # shown again: the clock started already
+def test_the_clock_starts_when_the_game_is_dealt_whether_or_not_its_board_is_shown():
+    owner = user_owner(account("ada"))
+    dealt = timezone.now() - timedelta(seconds=6)
+    game = game_start(owner=owner, deal_number=5, now=dealt)
     stored = Game.objects.get(pk=game.pk)
-    assert stored.started_at == stored.last_action_at == shown
+    assert stored.started_at == stored.last_action_at == dealt
     game = act_on_service(
-        owner, stored, "move", next(iter(stored.state().position.legal_moves())).src, now=shown + timedelta(seconds=6)
+        owner, stored, "move", next(iter(stored.state().position.legal_moves())).src, now=dealt + timedelta(seconds=6)
     )
-    assert game.elapsed_ms == 6000
+    assert game.elapsed_ms == 6000  # never shown: a script that solves the deal first pays for it
     assert list(game.actions.values_list("elapsed_ms", flat=True)) == [6000]
 
 
-def test_the_game_page_starts_the_clock_once_and_the_grid_carries_the_time(client):
+def test_a_deal_left_unplayed_counts_at_most_the_idle_cap(settings):
+    settings.ADDICTION_IDLE_CAP_SECONDS = 120
+    owner = user_owner(account("ada"))
+    dealt = timezone.now() - timedelta(hours=5)
+    game = game_start(owner=owner, deal_number=5, now=dealt)
+    slot = next(iter(game.state().position.legal_moves())).src
+    assert act_on_service(owner, game, "move", slot, now=dealt + timedelta(hours=5)).elapsed_ms == 120_000
+
+
+def test_the_game_page_shows_the_running_time_and_does_not_restart_the_clock(client):
     response = client.post("/new/", {"deal_number": 5})
     game = Game.objects.get(pk=int(response.url.strip("/").split("/")[-1]))
-    assert game.started_at is None  # the start alone does not: nobody has seen the deal yet
+    started = game.started_at
+    assert started is not None  # the start itself: the deal is known from now on
     page = client.get(response.url)
-    started = Game.objects.get(pk=game.pk).started_at
-    assert started is not None
     assert int(grid(page).attrs["data-elapsed-ms"]) >= 0
     client.get(response.url)
     assert Game.objects.get(pk=game.pk).started_at == started
