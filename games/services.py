@@ -116,10 +116,14 @@ def game_start(
         excess = playing.count() + 1 - limit
         if excess > 0:
             oldest_unplayed = playing.filter(version=0).order_by("created_at", "pk")
-            unplayed = list(oldest_unplayed.values_list("pk", flat=True)[:excess])
+            unplayed = list(oldest_unplayed[:excess])
             if len(unplayed) < excess:
                 raise TooManyGames(limit)
-            owned_games(owner, pk__in=unplayed, version=0).delete()
+            for old in unplayed:  # as game_delete does: a random deal stays on the record
+                if leaves_a_record(old):
+                    _give_up_and_remove(owner, old)
+                else:
+                    old.delete()
         game.save()
     return game
 
@@ -303,17 +307,27 @@ def games_claim(*, user, guest_token: str) -> int:
 
 
 def game_delete(*, owner: Owner, game_id: int) -> bool:
-    """Delete one of ``owner``'s unfinished games (docs/RULES.md, "Deleting").  A game with no
-    action leaves no trace; one with any action is given up instead (logged like the Give
-    up button) and taken off My games, but stays on the player's record as lost.  Returns
-    whether it was given up (True) or deleted without a trace (False)."""
+    """Delete one of ``owner``'s unfinished games (docs/RULES.md, "Deleting").  A chosen deal's
+    game with no action leaves no trace; any other is given up instead (logged like the Give
+    up button) and taken off My games, but stays on the player's record as lost: a random
+    deal, once dealt, is on the record, so that redrawing until an easy deal comes is not
+    free.  Returns whether it was given up (True) or deleted without a trace (False)."""
     with transaction.atomic():
         game = owned_games(owner).select_for_update().get(pk=game_id)
         if game.is_over:
             raise ActionRefused(engine.Refusal.GAME_OVER, game)
-        if game.version == 0:
+        if not leaves_a_record(game):
             game.delete()
             return False
-        game_act(owner=owner, game_id=game_id, version=game.version, kind=engine.ActionKind.RESIGN)
-        owned_games(owner, pk=game_id).update(removed=True)
+        _give_up_and_remove(owner, game)
         return True
+
+
+def leaves_a_record(game: Game) -> bool:
+    """Whether deleting this unfinished game gives it up (on the record) rather than erasing it."""
+    return game.version > 0 or game.origin == Game.Origin.RANDOM
+
+
+def _give_up_and_remove(owner: Owner, game: Game) -> None:
+    game_act(owner=owner, game_id=game.pk, version=game.version, kind=engine.ActionKind.RESIGN)
+    owned_games(owner, pk=game.pk).update(removed=True)

@@ -47,6 +47,7 @@ from games.services import (
     game_delete,
     game_start,
     hint_for,
+    leaves_a_record,
 )
 
 
@@ -249,7 +250,7 @@ def game_delete_page(request: SiteRequest, pk: int) -> HttpResponse:
         else:
             messages.success(request, _("The game of deal #%(number)s was deleted.") % {"number": game.deal_number})
         return redirect("games:my_games")
-    return render(request, "games/game_delete.html", {"game": game})
+    return render(request, "games/game_delete.html", {"game": game, "on_record": leaves_a_record(game)})
 
 
 @require_safe

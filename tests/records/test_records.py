@@ -698,3 +698,27 @@ def test_a_hand_edited_time_or_ranking_does_not_verify(finished_games):
     assert verdict(logged_in(ada).get(f"/game/{won.pk}/verify/")) == "false"
     Game.objects.filter(pk=won.pk).update(elapsed_ms=won.elapsed_ms, ranked=False)
     assert verdict(logged_in(ada).get(f"/game/{won.pk}/verify/")) == "false"
+
+
+def test_deleting_a_random_deal_with_no_action_still_counts_it_as_lost():
+    """Redrawing until an easy deal comes is not free (docs/RULES.md, "Deleting")."""
+    ada = account("ada")
+    client = logged_in(ada)
+    drawn = Game.objects.get(pk=int(client.post("/new/").url.strip("/").split("/")[-1]))
+    assert drawn.origin == "random" and drawn.version == 0
+    assert "on your record from the moment it is dealt" in text_of(client.get(f"/game/{drawn.pk}/delete/"))
+    assert client.post(f"/game/{drawn.pk}/delete/").status_code == 302
+    gone = Game.objects.get(pk=drawn.pk)
+    assert (gone.status, gone.resigned, gone.removed) == ("lost", True, True)
+    assert "was given up" in text_of(client.get("/my-games/"))
+    assert stats(client.get("/players/ada/"))["lost"] == "1"
+
+
+def test_a_random_deal_dropped_at_the_limit_of_games_in_progress_is_given_up(settings):
+    settings.ADDICTION_MAX_GAMES_IN_PROGRESS = 2
+    owner = user_owner(account("ada"))
+    first = game_start(owner=owner)  # random
+    game_start(owner=owner, deal_number=9)
+    game_start(owner=owner, deal_number=10)  # drops the oldest without an action: the random one
+    dropped = Game.objects.get(pk=first.pk)
+    assert (dropped.status, dropped.removed) == ("lost", True)
