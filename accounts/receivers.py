@@ -7,6 +7,7 @@ from django.dispatch import receiver
 from django.utils.translation import gettext as _
 
 from games.services import games_claim
+from records.services import guest_claimed
 
 
 @receiver(user_logged_in)
@@ -14,8 +15,8 @@ def claim_guest_games(sender, request, user, **kwargs) -> None:
     # request.owner is still the guest the browser was when this request came in;
     # OwnerMiddleware drops the guest cookie as the response goes out.
     owner = getattr(request, "owner", None)
-    if owner is not None and owner.guest_token:
-        games_claim(user=user, guest_token=owner.guest_token)
+    if owner is not None and owner.guest_token and games_claim(user=user, guest_token=owner.guest_token):
+        guest_claimed(user=user)
 
 
 # The sign-up view sets this on its request before it logs the new account in, so that the

@@ -32,7 +32,8 @@ class BoardEntryAdmin(RowsByIdAdmin):
 class PlayerInline(admin.StackedInline):
     model = Player
     can_delete = False
-    fields = ("hidden_from_boards",)
+    fields = ("hidden_from_boards", "guests_claimed")
+    readonly_fields = ("guests_claimed",)
 
 
 def _set_hidden(request, users, hidden: bool) -> int:

@@ -51,6 +51,13 @@ class Player(models.Model):
     hidden_from_boards = models.BooleanField(
         default=False, help_text=_("Staff hid this player from every board; clearing it brings the entries back.")
     )
+    guests_claimed = models.PositiveIntegerField(
+        default=0,
+        help_text=_(
+            "How many guests' games came into this account as it signed up or logged in: "
+            "a fresh guest per deal shows here."
+        ),
+    )
 
     class Meta:
         db_table = "games_player"  # made by the games app before the split

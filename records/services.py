@@ -9,6 +9,7 @@ from datetime import datetime
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import transaction
+from django.db.models import F
 from django.utils.translation import gettext as _
 
 from addiction_site.ownership import Owner
@@ -19,7 +20,7 @@ from games.replay import replay_end, replay_states
 from games.selectors import owned_games
 from games.services import seed_digest
 from records import scopes
-from records.models import BoardEntry
+from records.models import BoardEntry, Player
 
 
 def board_scopes(game: Game) -> list[str]:
@@ -182,3 +183,11 @@ def _text(value) -> str:
     if isinstance(value, tuple):
         value = " ".join(str(item) for item in value)
     return str(value) or "-"
+
+
+def guest_claimed(*, user) -> None:
+    """Count, for moderation, one more guest's games that came into ``user``'s account: many
+    means a fresh guest per deal, the way to try deals with no loss on the record (the
+    account then has every guest's losses too, but staff see the pattern)."""
+    Player.objects.get_or_create(user=user)
+    Player.objects.filter(user=user).update(guests_claimed=F("guests_claimed") + 1)

@@ -17,7 +17,7 @@ from django.test import Client
 from addiction_site.ownership import GUEST_COOKIE, Owner
 from games.models import Action, Game
 from games.services import game_act, game_delete
-from records.models import BoardEntry
+from records.models import BoardEntry, Player
 from tests.helpers import HTMX, a_movable_slot, act, grid, guest_token_of, new_game, parse_html, snapshot, text_of
 from tests.winning import guest_owner, play_with_client, quick_win, recorded_win, reseed, user_owner
 
@@ -405,3 +405,15 @@ def test_a_name_in_one_alphabet_is_welcome(client, name):
     assert signup(client, name).status_code == 302
     assert User.objects.filter(username=name).exists()
     assert client.get(f"/players/{name}/").status_code == 200
+
+
+def test_each_guest_whose_games_an_account_takes_is_counted_for_moderation():
+    """A fresh guest per deal, logged in only with the winner's cookie, shows as many claims."""
+    User.objects.create_user("ada", password=PASSWORD)
+    for deal_number in (1, 2, 3):
+        browser = Client()
+        new_game(browser, deal_number)  # a new guest each time
+        assert browser.post("/accounts/login/", {"username": "ada", "password": PASSWORD}).status_code == 302
+    empty = Client()  # a login with no guest games claims nothing
+    assert empty.post("/accounts/login/", {"username": "ada", "password": PASSWORD}).status_code == 302
+    assert Player.objects.get(user__username="ada").guests_claimed == 3
