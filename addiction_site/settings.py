@@ -347,6 +347,10 @@ if SENTRY_DSN:
 
 # The game's own settings.
 ADDICTION_IDLE_CAP_SECONDS = int(os.environ.get("ADDICTION_IDLE_CAP_SECONDS", "120"))
+# A day's daily seed, and that day's replays, are revealed this long after the UTC day ends
+# (games/models.py, daily_revealed): ranked dailies stop counting at midnight, and this
+# outlasts any request in flight then.
+ADDICTION_DAILY_REVEAL_GRACE_SECONDS = int(os.environ.get("ADDICTION_DAILY_REVEAL_GRACE_SECONDS", "600"))
 # The search that tells, once a game is lost, whether its last stretch could have been won
 # (services.game_verdict): a node budget, so that its answer is the same on every machine.
 ADDICTION_VERDICT_BUDGET = int(os.environ.get("ADDICTION_VERDICT_BUDGET", "50000"))

@@ -12,7 +12,7 @@ from django.views.decorators.http import require_POST, require_safe
 from addiction_site.ownership import SiteRequest, become_guest
 from daily import deals, services
 from daily.selectors import calendar_days, games_of_day
-from games.models import Game
+from games.models import Game, daily_revealed
 from games.services import TooManyGames
 from records import scopes
 from records.models import BoardEntry
@@ -45,7 +45,7 @@ def _daily_page(request: SiteRequest, day: date, status: int = 200, too_many: in
             "is_today": is_today,
             "deal_number": deals.deal_number_of(day),
             "daily_seed": services.seed_of(day),
-            "seed_revealed": not is_today,
+            "seed_revealed": daily_revealed(day),
             "reveal_day": day + timedelta(days=1),
             "games": games,
             "in_progress": next((game for game in reversed(games) if not game.is_over), None),

@@ -1,6 +1,6 @@
 """What the server keeps of each game: its current state, and the log that replays to it."""
 
-from datetime import UTC, timedelta
+from datetime import UTC, date, datetime, time, timedelta
 
 from django.conf import settings
 from django.db import models
@@ -11,6 +11,20 @@ from django.utils.translation import gettext_lazy as _
 from games import engine
 
 STATUS_WORDS = {engine.Status.PLAYING: _("playing"), engine.Status.WON: _("won"), engine.Status.LOST: _("lost")}
+
+
+def daily_closes_at(day: date) -> datetime:
+    """When a day's ranked daily games stop counting: the end of the UTC day (docs/RULES.md,
+    "The daily deal"); actions after it play on as practice."""
+    return datetime.combine(day + timedelta(days=1), time(0), tzinfo=UTC)
+
+
+def daily_revealed(day: date, now: datetime | None = None) -> bool:
+    """Whether a day's seed (and with it that day's replays) may be shown: from the end of the
+    day plus ``ADDICTION_DAILY_REVEAL_GRACE_SECONDS``, which outlasts any action of a ranked
+    game sent as the day ended."""
+    grace = timedelta(seconds=settings.ADDICTION_DAILY_REVEAL_GRACE_SECONDS)
+    return (now or timezone.now()) >= daily_closes_at(day) + grace
 
 
 class Game(models.Model):
@@ -160,10 +174,10 @@ class Game(models.Model):
     @property
     def seed_shown(self) -> bool:
         """Whether the seed may be shown: once the game is over, and for a daily deal's game
-        once its day is over too (every daily game of a day shares the day's seed)."""
+        once its day's seed is revealed too (every ranked game of a day shares it)."""
         if not self.is_over:
             return False
-        return self.daily is None or self.daily < timezone.now().astimezone(UTC).date()
+        return self.daily is None or daily_revealed(self.daily)
 
     @property
     def seed_revealed_on(self):

@@ -15,7 +15,7 @@ from django.utils import timezone
 from addiction_site.ownership import Owner
 from games import engine, signals, solver
 from games.clock import elapsed_at
-from games.models import Action, Game
+from games.models import Action, Game, daily_closes_at
 from games.replay import replay_end
 from games.selectors import owned_games
 
@@ -169,6 +169,8 @@ def game_act(
         raise ActionRefused(refusal.reason, game) from refusal
     was = {field: getattr(game, field) for field in CHANGED_BY_ACTION}
     now = now or timezone.now()
+    if game.origin == Game.Origin.DAILY and game.daily and now >= daily_closes_at(game.daily):
+        game.origin = Game.Origin.PRACTICE  # its day is over: the game plays on, unranked
     game.elapsed_ms = elapsed_at(game, now)
     game.started_at = game.started_at or now
     game.last_action_at = now
@@ -253,6 +255,7 @@ CHANGED_BY_ACTION = (
     "started_at",
     "last_action_at",
     "finished_at",
+    "origin",
 )
 
 

@@ -13,12 +13,12 @@ from django.utils import timezone
 from daily import deals, services
 from daily.models import DailySeed
 from games import engine
-from games.models import Game
-from games.services import game_start, games_claim
+from games.models import Game, daily_closes_at, daily_revealed
+from games.services import game_start, games_claim, seed_digest
 from records import selectors
 from records.models import BoardEntry
 from tests.helpers import act, act_on_service, grid, guest_token_of, parse_html, text_of
-from tests.winning import play_win, quick_win, user_owner
+from tests.winning import play_actions, play_win, quick_win, user_owner
 
 SECOND = timedelta(seconds=1)
 pytestmark = pytest.mark.django_db
@@ -185,3 +185,33 @@ def test_daily_streaks_count_runs_of_days():
     assert (counted.won_current, counted.won_best) == (1, 2)
     assert selectors.streaks([(today - timedelta(days=1), True)]).won_current == 1  # today is still to play
     assert selectors.streaks([(today - timedelta(days=2), True)]).won_current == 0
+
+
+def test_a_ranked_daily_played_after_its_day_ended_goes_on_as_practice_and_enters_no_board():
+    """Started before midnight UTC, finished after: the day's seed is about to be public, so the
+    actions after the day's end no longer count for its board (docs/RULES.md, "The daily deal")."""
+    ada = account("ada")
+    win = quick_win()
+    yesterday = deals.today() - timedelta(days=1)
+    DailySeed.objects.create(day=yesterday, seed=str(win.seed), seed_sha256=seed_digest(str(win.seed)))
+    closes = daily_closes_at(yesterday)
+    game = game_start(
+        owner=user_owner(ada), deal_number=win.deal_number, origin="daily", daily=yesterday, seed=str(win.seed),
+        now=closes - timedelta(minutes=5),
+    )  # fmt: skip
+    before = play_actions(user_owner(ada), game, win.actions[:3], start=closes - timedelta(minutes=4), step=SECOND)
+    assert Game.objects.get(pk=game.pk).origin == "daily"  # still its day
+    won = play_actions(user_owner(ada), before, win.actions[3:], start=closes + SECOND, step=SECOND)
+    assert (won.status, won.origin, won.ranked) == ("won", "practice", True)
+    assert not BoardEntry.objects.filter(game=won).exists()  # practice: on no board
+
+
+def test_a_days_seed_is_revealed_a_grace_after_the_day_ends(settings, client):
+    settings.ADDICTION_DAILY_REVEAL_GRACE_SECONDS = 600
+    day = deals.today() - timedelta(days=1)
+    closes = daily_closes_at(day)
+    assert not daily_revealed(day, now=closes + timedelta(seconds=599))
+    assert daily_revealed(day, now=closes + timedelta(seconds=600))
+    seed = services.seed_of(day)
+    page = text_of(client.get(f"/daily/{day.isoformat()}/"))
+    assert (seed.seed in page) == daily_revealed(day)
