@@ -383,7 +383,7 @@ def status_bar_context(request: SiteRequest, game: Game, note: str = "", logged:
     """What the status bar's templates (_status.html, _status_live.html) draw; ``logged`` is
     the action just played, whose words the live region says."""
     now = timezone.now()
-    state = game.state()
+    state, hint = game.state(), game.hint_now  # the hint read from its column once
     running = game.started_at is not None and not game.is_over
     idle_ms = int((now - game.last_action_at).total_seconds() * 1000) if running and game.last_action_at else 0
     cap_ms = settings.ADDICTION_IDLE_CAP_SECONDS * 1000
@@ -397,7 +397,7 @@ def status_bar_context(request: SiteRequest, game: Game, note: str = "", logged:
         can_undo=game.can_undo,
         can_redo=game.can_redo,
         stuck=stuck,
-        hint_shuffle=game.hint_now == engine.SHUFFLE_NOW,
+        hint_shuffle=hint == engine.SHUFFLE_NOW,
         shuffles_left=game.shuffles_left,
         assisted=game.assisted,
         language=get_language(),
@@ -407,7 +407,7 @@ def status_bar_context(request: SiteRequest, game: Game, note: str = "", logged:
         "bar": StatusBar(
             note=note,
             said=said_words(logged.kind, logged.move, game.shuffles_left) if logged else "",
-            hint=hint_words(game.hint_now, state.position) if game.hint_now else "",
+            hint=hint_words(hint, state.position) if hint else "",
             stuck=stuck,
             elapsed_ms=elapsed_at(game, now),
             tick_ms_left=max(0, cap_ms - idle_ms) if running else 0,

@@ -14,8 +14,10 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from html.parser import HTMLParser
 
+from django.contrib.auth.models import User
 from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
+from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
 from addiction_site.ownership import GUEST_COOKIE, Owner, guest_cookie_token
@@ -28,6 +30,18 @@ def examples(full: int) -> int:
     """How many examples a Hypothesis test tries: ``full`` in the "ci" profile, a quarter of it
     (at least 10) in the "dev" profile a contributor runs by default (tests/conftest.py)."""
     return full if os.environ.get("HYPOTHESIS_PROFILE") == "ci" else max(10, full // 4)
+
+
+def account(name: str = "ada") -> User:
+    """An account with a password no test types (tests that log in through the form make their own)."""
+    return User.objects.create_user(name, password="unused-in-these-tests-1")
+
+
+def logged_in(user: User) -> Client:
+    """A client logged in as ``user``, without the login form."""
+    client = Client()
+    client.force_login(user)
+    return client
 
 
 HTMX = {"HX-Request": "true"}

@@ -6,7 +6,6 @@ from __future__ import annotations
 from datetime import date, timedelta
 
 import pytest
-from django.contrib.auth.models import User
 from django.test import Client
 from django.utils import timezone
 
@@ -17,21 +16,11 @@ from games.models import Game, daily_closes_at, daily_revealed
 from games.services import game_start, games_claim, seed_digest
 from records import selectors
 from records.models import BoardEntry
-from tests.helpers import act, act_on_service, grid, guest_token_of, parse_html, text_of
+from tests.helpers import account, act, act_on_service, grid, guest_token_of, logged_in, parse_html, text_of
 from tests.winning import play_actions, play_win, quick_win, user_owner
 
 SECOND = timedelta(seconds=1)
 pytestmark = pytest.mark.django_db
-
-
-def account(name: str) -> User:
-    return User.objects.create_user(name, password="unused-in-these-tests-1")
-
-
-def logged_in(user: User) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
 
 
 # --------------------------------------------------------------------------- the clock

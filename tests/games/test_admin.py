@@ -10,15 +10,13 @@ from django.utils import timezone
 from addiction_site.ownership import Owner
 from daily import deals, services
 from games.services import game_act, game_start
-from tests.helpers import text_of
+from tests.helpers import logged_in, text_of
 
 pytestmark = pytest.mark.django_db
 
 
 def staff() -> Client:
-    client = Client()
-    client.force_login(User.objects.create_superuser("root", password="unused-in-these-tests-1"))
-    return client
+    return logged_in(User.objects.create_superuser("root", password="unused-in-these-tests-1"))
 
 
 def test_the_game_admin_shows_a_seed_only_once_anyone_may_see_it():

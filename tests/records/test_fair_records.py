@@ -14,21 +14,11 @@ from games.models import Game
 from games.services import game_start, games_claim
 from records.models import BoardEntry, Player
 from records.services import board_scopes
-from tests.helpers import act, act_on_service, grid, guest_token_of, new_game, parse_html, text_of
+from tests.helpers import account, act, act_on_service, grid, guest_token_of, logged_in, new_game, parse_html, text_of
 from tests.winning import play_win, quick_win, user_owner
 
 SECOND = timedelta(seconds=1)
 pytestmark = pytest.mark.django_db
-
-
-def account(name: str) -> User:
-    return User.objects.create_user(name, password="unused-in-these-tests-1")
-
-
-def logged_in(user: User) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
 
 
 # --------------------------------------------------------------------------- the clock

@@ -28,10 +28,12 @@ from tests.helpers import (
     ONE_MOVE_FROM_WIN,
     Element,
     a_movable_slot,
+    account,
     act,
     act_on_service,
     count_queries,
     grid,
+    logged_in,
     new_game,
     parse_html,
     set_layout,
@@ -44,16 +46,6 @@ pytestmark = pytest.mark.django_db
 
 UTC = UTC
 SECOND = timedelta(seconds=1)
-
-
-def account(name: str = "ada") -> User:
-    return User.objects.create_user(name, password="unused-in-these-tests-1")
-
-
-def logged_in(user: User) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
 
 
 def lose_stuck(user: User, deal_number: int, *, now: datetime) -> Game:
