@@ -55,6 +55,14 @@ class Game(models.Model):
         DAILY = "daily", _("daily deal")
         PRACTICE = "practice", _("daily deal, practice")
 
+    class Review(models.TextChoices):
+        """A win's standing with the moderators (docs/RULES.md, "Human pace")."""
+
+        NONE = "", _("not reviewed")
+        HELD = "held", _("held for review")
+        APPROVED = "approved", _("approved")
+        REJECTED = "rejected", _("rejected: not ranked")
+
     VERDICTS = [
         ("won", _("could have been won")),
         ("proved_lost", _("no win was possible")),
@@ -97,6 +105,13 @@ class Game(models.Model):
         default=False, help_text=_("Deleted by its player after an action: given up, off My games, kept on the record.")
     )
     assisted = models.BooleanField(default=False, help_text=_("A hint was shown in this game: it is never ranked."))
+    review = models.CharField(
+        max_length=8,
+        blank=True,
+        choices=Review.choices,
+        default=Review.NONE,
+        help_text=_("A win played faster than a person plays is held, on no board until staff approve it."),
+    )
     hint = models.CharField(
         max_length=16,
         blank=True,
@@ -118,6 +133,8 @@ class Game(models.Model):
         indexes = [
             models.Index(fields=["owner", "status", "finished_at"], name="game_owner_status_finished"),
             models.Index(fields=["daily", "owner"], name="game_daily_owner", condition=Q(daily__isnull=False)),
+            # The moderators' queue: the held wins, oldest first.
+            models.Index(fields=["finished_at"], name="game_held_for_review", condition=Q(review="held")),
         ]
         constraints = [
             models.CheckConstraint(condition=Q(shuffles_used__lte=engine.SHUFFLES), name="game_shuffles_at_most_3"),

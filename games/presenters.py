@@ -14,10 +14,11 @@ from django.utils.translation import get_language, gettext_lazy, ngettext
 from django.utils.translation import gettext as _
 
 from addiction_site.ownership import SiteRequest
-from games import engine
+from games import engine, pace
 from games.clock import elapsed_at, pause_ms
 from games.models import Action, Game
 from games.preferences import drawn_as, marks_movable
+from games.selectors import game_pace
 
 # Each card's name whole, so that each language says it its own way (the order of the words,
 # a rank's gender) and a name costs one lookup in the catalog.
@@ -462,3 +463,39 @@ def idle_cap_words() -> str:
         return ngettext("%(count)d second", "%(count)d seconds", seconds) % {"count": seconds}
     minutes = seconds // 60
     return ngettext("%(count)d minute", "%(count)d minutes", minutes) % {"count": minutes}
+
+
+def pace_words(found: pace.Pace) -> list[str]:
+    """Why a game's pace is not a person's (games/pace.py), in words: empty when it is."""
+    words = []
+    for reason in found.reasons:
+        if reason is pace.Reason.FAST_MOVES:
+            words.append(
+                ngettext(
+                    "%(fast)d of its %(moves)d moves came less than %(ms)d ms after the action before",
+                    "%(fast)d of its %(moves)d moves came less than %(ms)d ms after the action before",
+                    found.fast_moves,
+                )
+                % {"fast": found.fast_moves, "moves": found.moves, "ms": pace.FAST_MOVE_MS}
+            )
+        else:
+            words.append(
+                _("%(per)d ms a move over the whole game, where a person needs at least %(limit)d ms")
+                % {"per": found.ms_per_move, "limit": pace.GAME_MS_PER_MOVE}
+            )
+    return words
+
+
+def review_note(game: Game) -> str:
+    """What a won game's player is told of its review (docs/RULES.md, "Human pace"), or ""."""
+    if game.review == Game.Review.HELD:
+        why = "; ".join(pace_words(game_pace(game)))
+        return _(
+            "This win is held for review and is on no board for now: it was played faster than a "
+            "person plays (%(why)s). If a moderator approves it, it enters the boards."
+        ) % {"why": why}
+    if game.review == Game.Review.REJECTED:
+        return _("A moderator reviewed this win's pace and did not rank it.")
+    if game.review == Game.Review.APPROVED:
+        return _("A moderator reviewed this win's pace and approved it.")
+    return ""

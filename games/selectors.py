@@ -7,8 +7,8 @@ from django.db.models import QuerySet
 from django.db.models.functions import Coalesce
 
 from addiction_site.ownership import Owner
-from games import engine
-from games.models import Game
+from games import engine, pace
+from games.models import Action, Game
 
 MY_GAMES_PAGE_SIZE = 25
 
@@ -16,6 +16,12 @@ MY_GAMES_PAGE_SIZE = 25
 def owned_games(owner: Owner, **conditions) -> QuerySet[Game]:
     """``owner``'s games that meet ``conditions``: every query that reads or writes a game starts here."""
     return Game.objects.filter(owner.owns(), **conditions)
+
+
+def game_pace(game: Game) -> pace.Pace:
+    """How fast ``game``'s actions came, read from its log (games/pace.py)."""
+    log = Action.objects.filter(game_id=game.pk).order_by("number").values_list("kind", "elapsed_ms")
+    return pace.pace_of(log.iterator(chunk_size=2000), move_kind=engine.ActionKind.MOVE.value)
 
 
 def game_of(owner: Owner, pk: int) -> Game | None:

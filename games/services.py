@@ -17,7 +17,7 @@ from games import engine, signals, solver
 from games.clock import elapsed_at
 from games.models import Action, Game, daily_closes_at
 from games.replay import replay_end
-from games.selectors import owned_games
+from games.selectors import game_pace, owned_games
 
 
 class ActionRefused(Exception):
@@ -260,12 +260,13 @@ CHANGED_BY_ACTION = (
 
 
 def game_rank(*, game: Game) -> bool:
-    """Check a won game by replaying its log; a true win is ranked and, if it has an
-    owner, enters the boards (``signals.win_ranked``).  A win whose log does not replay to
-    it never does."""
+    """Check a won game by replaying its log; a true win played at a person's pace is
+    ranked and, if it has an owner, enters the boards (``signals.win_ranked``).  A win whose
+    log does not replay to it never does; one played faster than a person plays is held
+    for review (:func:`win_standing`)."""
     try:
         replayed, tops, wrong_undo_tops = replay_end(game)
-        ranked = (
+        true_win = (
             replayed.status is engine.Status.WON
             and replayed == game.state()
             and tops == game.tops
@@ -273,15 +274,43 @@ def game_rank(*, game: Game) -> bool:
             and not game.assisted
         )
     except (engine.IllegalAction, ValueError):  # a log, or a stored state, that does not even read
-        ranked = False
-    was_ranked, game.ranked = game.ranked, ranked
-    if ranked != was_ranked:
-        Game.objects.filter(pk=game.pk).update(ranked=ranked)
-    if game.owner_id and ranked:
+        true_win = False
+    was_ranked, was_review = game.ranked, game.review
+    game.ranked, game.review = win_standing(game, true_win)
+    if (game.ranked, game.review) != (was_ranked, was_review):
+        Game.objects.filter(pk=game.pk).update(ranked=game.ranked, review=game.review)
+    if game.owner_id and game.ranked:
         signals.win_ranked.send(sender=Game, game=game)
     elif game.owner_id and was_ranked:
         signals.win_unranked.send(sender=Game, game=game)  # a win found false again leaves the boards
-    return ranked
+    return game.ranked
+
+
+def win_standing(game: Game, true_win: bool) -> tuple[bool, str]:
+    """Whether a win is ranked, and its review (docs/RULES.md, "Human pace"), given whether
+    its log replays to it unassisted (``true_win``): a true win played at a person's pace
+    is ranked; one played faster is held until a moderator approves it (then ranked) or
+    rejects it (a win, never ranked)."""
+    if not true_win:
+        return False, game.review
+    if game.review == Game.Review.APPROVED:
+        return True, game.review
+    if game.review == Game.Review.REJECTED:
+        return False, game.review
+    if not game_pace(game).human:
+        return False, Game.Review.HELD
+    return True, Game.Review.NONE
+
+
+def win_review(*, game_id: int, approve: bool) -> Game:
+    """A moderator's decision on a held win: approved, it is ranked and enters its owner's
+    boards; rejected, it stays a win that is never ranked."""
+    with transaction.atomic():
+        game = Game.objects.select_for_update().get(pk=game_id, status=engine.Status.WON)
+        game.review = Game.Review.APPROVED if approve else Game.Review.REJECTED
+        Game.objects.filter(pk=game.pk).update(review=game.review)
+        game_rank(game=game)
+    return game
 
 
 def games_claim(*, user, guest_token: str) -> int:

@@ -23,7 +23,7 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 from django_htmx.http import reswap, trigger_client_event
 
 from addiction_site.ownership import SiteRequest, become_guest, set_lasting_cookie
-from games import engine
+from games import engine, pace
 from games.forms import ActionForm, MoveForm, NewGameForm, SettingsForm
 from games.models import Game
 from games.preferences import MARK_MOVABLE_COOKIE, MOTION_COOKIE, THEME_COOKIE, chosen, drawn_as
@@ -255,7 +255,13 @@ def game_delete_page(request: SiteRequest, pk: int) -> HttpResponse:
 
 @require_safe
 def rules(request: SiteRequest) -> HttpResponse:
-    return render(request, "games/rules.html", {"idle_cap": idle_cap_words(), "max_actions": engine.MAX_ACTIONS})
+    context = {
+        "idle_cap": idle_cap_words(),
+        "max_actions": engine.MAX_ACTIONS,
+        "fast_move_ms": pace.FAST_MOVE_MS,
+        "game_ms_per_move": pace.GAME_MS_PER_MOVE,
+    }
+    return render(request, "games/rules.html", context)
 
 
 def _back(request: HttpRequest, otherwise: str) -> str:

@@ -1,4 +1,9 @@
-"""Django's admin for moderation: board entries, and players.
+"""Django's admin for moderation: board entries, players, and the wins held for review.
+
+Wins played faster than a person plays (docs/RULES.md, "Human pace") wait in "Wins held for
+review", oldest first, with the evidence: the pace chart of each move, the player's
+claimed guest records and assisted games.  One action approves (the win enters the boards),
+rejects (it stays a win, never ranked) or hides the player from every board.
 
 Staff hide a player from every board with one action on the users' list ("Hide from the
 boards"); the boards, the daily boards and the profile pages honour the flag, and clearing
@@ -8,11 +13,19 @@ it ("Show on the boards") brings the entries back, since they are never deleted.
 from django.contrib import admin, messages
 from django.contrib.auth import get_user_model
 from django.contrib.auth.admin import UserAdmin
+from django.db.models import Count, OuterRef, Subquery
+from django.db.models.functions import Coalesce
+from django.template.loader import render_to_string
+from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
 from games.admin import RowsByIdAdmin
-from records.models import BoardEntry, Player
+from games.models import Game
+from games.selectors import game_pace
+from games.services import win_review
+from records.models import BoardEntry, HeldWin, Player
+from records.presenters import pace_chart
 
 User = get_user_model()
 
@@ -80,3 +93,94 @@ class PlayerAdmin(RowsByIdAdmin, UserAdmin):
     def hidden(self, user) -> bool:
         player = getattr(user, "player", None)
         return bool(player and player.hidden_from_boards)
+
+
+def _reviewed(modeladmin, request, queryset, approve: bool) -> None:
+    held = list(queryset.filter(review=Game.Review.HELD).values_list("pk", flat=True))
+    for pk in held:
+        win_review(game_id=pk, approve=approve)
+    words = (
+        ngettext(
+            "%(count)d win approved: it is on the boards.",
+            "%(count)d wins approved: they are on the boards.",
+            len(held),
+        )
+        if approve
+        else ngettext(
+            "%(count)d win rejected: it stays unranked.", "%(count)d wins rejected: they stay unranked.", len(held)
+        )
+    )
+    modeladmin.message_user(request, words % {"count": len(held)}, messages.SUCCESS)
+
+
+@admin.action(description=_("Approve: the win enters the boards"))
+def approve_wins(modeladmin, request, queryset):
+    _reviewed(modeladmin, request, queryset, approve=True)
+
+
+@admin.action(description=_("Reject: the win stays unranked"))
+def reject_wins(modeladmin, request, queryset):
+    _reviewed(modeladmin, request, queryset, approve=False)
+
+
+@admin.action(description=_("Hide their players from the boards"))
+def hide_players(modeladmin, request, queryset):
+    players = User.objects.filter(pk__in=queryset.exclude(owner=None).values("owner"))
+    hide_from_boards(modeladmin, request, players)
+
+
+@admin.register(HeldWin)
+class HeldWinAdmin(RowsByIdAdmin):
+    """The moderators' queue: every win whose pace was held, oldest first (filter by review)."""
+
+    _shown = ["owner", "deal_number", "origin", "moves", "elapsed_ms", "finished_at", "review"]
+    list_display = ["pk", *_shown, "guests_claimed", "assisted_games"]
+    list_filter = ("review",)
+    ordering = ("finished_at", "pk")
+    actions = [approve_wins, reject_wins, hide_players]
+    _evidence = [*_shown, "guest_token", "guests_claimed", "assisted_games", "pace", "replay"]
+    fields = tuple(_evidence)
+    readonly_fields = _evidence
+    list_select_related = ("owner",)
+
+    def get_queryset(self, request):
+        assisted = (
+            Game.objects.filter(owner=OuterRef("owner"), assisted=True)
+            .order_by()
+            .values("owner")
+            .annotate(count=Count("pk"))
+            .values("count")
+        )
+        return (
+            super()
+            .get_queryset(request)
+            .filter(status=Game.Status.WON)
+            .exclude(review=Game.Review.NONE)
+            .annotate(
+                guests=Coalesce("owner__player__guests_claimed", 0), assisted_count=Coalesce(Subquery(assisted), 0)
+            )
+        )
+
+    def has_add_permission(self, request) -> bool:
+        return False
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        return False
+
+    @admin.display(description=_("Guest records claimed"), ordering="guests")
+    def guests_claimed(self, game) -> int:
+        return game.guests
+
+    @admin.display(description=_("Assisted games"), ordering="assisted_count")
+    def assisted_games(self, game) -> int:
+        return game.assisted_count
+
+    @admin.display(description=_("Pace"))
+    def pace(self, game) -> str:
+        return render_to_string("records/_pace_chart.html", {"chart": pace_chart(game_pace(game))})
+
+    @admin.display(description=_("Replay"))
+    def replay(self, game) -> str:
+        return render_to_string(
+            "records/_admin_replay_link.html", {"url": reverse("records:replay_start", args=[game.pk])}
+        )

@@ -64,3 +64,13 @@ class Player(models.Model):
 
     def __str__(self) -> str:
         return f"Player {self.user_id}"
+
+
+class HeldWin(Game):
+    """The moderators' queue (records/admin.py): games whose win was played faster than a
+    person plays, and their review (docs/RULES.md, "Human pace")."""
+
+    class Meta:
+        proxy = True
+        verbose_name = _("win held for review")
+        verbose_name_plural = _("wins held for review")

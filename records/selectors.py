@@ -204,14 +204,15 @@ def profile_entries(player: User) -> QuerySet[BoardEntry]:
     return on_boards(BoardEntry.objects.filter(user=player, scope=scopes.ALL)).order_by("board")
 
 
-def finished_game(owner: Owner, pk: int) -> tuple[Game | None, bool]:
+def finished_game(owner: Owner, pk: int, *, staff: bool = False) -> tuple[Game | None, bool]:
     """The game ``pk`` if the visitor may see it once finished, and whether it is theirs: their
-    own, or one that stands on a board (docs/RULES.md, "Fairness and verification").  Games
-    in progress stay their owner's: the caller checks that it is over."""
+    own, or one that stands on a board (docs/RULES.md, "Fairness and verification"), or for
+    staff any game (a held win is on no board).  Games in progress stay their owner's: the
+    caller checks that it is over."""
     game = owned_games(owner).filter(pk=pk).first()
     if game is not None:
         return game, True
-    if on_boards(BoardEntry.objects.filter(game_id=pk)).exists():
+    if staff or on_boards(BoardEntry.objects.filter(game_id=pk)).exists():
         return Game.objects.filter(pk=pk).first(), False
     return None, False
 

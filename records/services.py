@@ -18,7 +18,7 @@ from games.clock import utc_day
 from games.models import Game
 from games.replay import replay_end, replay_states
 from games.selectors import owned_games
-from games.services import seed_digest
+from games.services import seed_digest, win_standing
 from records import scopes
 from records.models import BoardEntry, Player
 
@@ -171,7 +171,10 @@ def game_verify(game: Game) -> Verification:
         checks.append(Check(_("Time (ms)"), game.elapsed_ms == last, str(game.elapsed_ms), str(last)))
     if game.status == engine.Status.WON:  # only a win that replays to itself may be on the boards
         true_win = replayed.status is engine.Status.WON and all(check.ok for check in checks) and not game.assisted
-        checks.append(Check(_("On the leaderboards"), game.ranked == true_win, _yes_no(game.ranked), _yes_no(true_win)))
+        should_rank, _review = win_standing(game, true_win)  # a machine-paced win waits for review
+        checks.append(
+            Check(_("On the leaderboards"), game.ranked == should_rank, _yes_no(game.ranked), _yes_no(should_rank))
+        )
     return Verification(checks)
 
 

@@ -12,9 +12,10 @@ from addiction_site.ownership import SiteRequest
 from games import engine
 from games.clock import utc_day
 from games.presenters import line_words
+from games.selectors import game_pace
 from records import scopes
 from records.models import BoardEntry
-from records.presenters import replay_context
+from records.presenters import pace_chart, replay_context
 from records.selectors import (
     PERIODS,
     board_page,
@@ -91,7 +92,7 @@ def profile(request: SiteRequest, username: str) -> HttpResponse:
 
 def _finished_game(request: SiteRequest, pk: int):
     """A finished game the visitor may see, and whether it is theirs (records.selectors.finished_game)."""
-    game, own = finished_game(request.owner, pk)
+    game, own = finished_game(request.owner, pk, staff=request.user.is_staff)
     if game is None:
         raise Http404(_("No such game here."))
     if not game.is_over:
@@ -132,4 +133,7 @@ def game_replay_page(request: SiteRequest, pk: int, step: int = 0) -> HttpRespon
     if replayed.shown is None:
         raise Http404(_("This game has no such step."))
     template = "records/_replay.html" if request.htmx else "records/replay.html"
-    return render(request, template, replay_context(game, step, replayed))
+    context = replay_context(game, step, replayed)
+    if request.user.is_staff and not request.htmx:  # the moderators' evidence (docs/RULES.md, "Human pace")
+        context["pace_chart"] = pace_chart(game_pace(game))
+    return render(request, template, context)

@@ -26,10 +26,15 @@ For example::
 
 from __future__ import annotations
 
+import itertools
 import random
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from functools import cache
+from types import SimpleNamespace
+from unittest import mock
+
+from django.utils import timezone
 
 from addiction_site.ownership import Owner
 from games import engine
@@ -38,6 +43,7 @@ from games.services import game_rank, game_start, seed_digest
 from tests.helpers import act, act_on_service, guest_token_of
 
 SEED = 20261129
+SECOND = timedelta(seconds=1)
 """The secret shuffle seed of every searched game."""
 
 MAX_ACTIONS = 400
@@ -164,11 +170,16 @@ def play_win(
     return game
 
 
-def play_with_client(client, game: Game, actions, *, htmx: bool = True) -> Game:
-    """Post ``actions`` to ``game`` through the pages, as the player behind ``client``."""
-    for kind, slot in actions:
-        response = act(client, game, kind, slot=slot, htmx=htmx)
-        assert response.status_code in (200, 302), (kind, slot, response.status_code)
+def play_with_client(client, game: Game, actions, *, htmx: bool = True, step: timedelta | None = SECOND) -> Game:
+    """Post ``actions`` to ``game`` through the pages, as the player behind ``client``, the
+    server's clock moving ``step`` on for each (a person's pace: docs/RULES.md, "Human
+    pace"); with ``step=None``, at the machine's own pace."""
+    moments = (game.started_at + step * (number + 1) for number in itertools.count()) if step else None
+    clock = SimpleNamespace(now=lambda: next(moments)) if moments else timezone
+    with mock.patch("games.services.timezone", clock):
+        for kind, slot in actions:
+            response = act(client, game, kind, slot=slot, htmx=htmx)
+            assert response.status_code in (200, 302), (kind, slot, response.status_code)
     return Game.objects.get(pk=game.pk)
 
 
@@ -195,7 +206,8 @@ def copy_win(
 ) -> Game:
     """A copy of a finished game (same deal, seed and log) for ``owner``, ranked by
     ``services.game_rank`` as the services would.  ``finished_at`` and ``elapsed_ms``
-    may be chosen: the clock is not part of what replaying checks."""
+    may be chosen: the clock is not part of what replaying checks, and a chosen time
+    scales the log's times with it, so the copy keeps the source's pace (games/pace.py)."""
     record = source if isinstance(source, Record) else Record.of(source)
     copy = Game(**record.fields, **owner.stamp())
     shift = (finished_at - copy.finished_at) if finished_at else timedelta(0)
@@ -212,7 +224,7 @@ def copy_win(
                 number=number,
                 kind=kind,
                 move=move,
-                elapsed_ms=min(elapsed, copy.elapsed_ms),
+                elapsed_ms=elapsed * copy.elapsed_ms // (record.fields["elapsed_ms"] or 1),
                 undo_top=undo_top,
                 redo_top=redo_top,
             )

@@ -7,9 +7,15 @@ from django.template.loader import render_to_string
 from django.utils.safestring import SafeString
 from django.utils.translation import get_language
 
-from games.presenters import SlotView
+from games.presenters import SlotView, review_note
 
 register = template.Library()
+
+
+@register.simple_tag
+def review_of(game) -> str:
+    """What a won game's player is told of its review for human pace ("" if nothing)."""
+    return review_note(game)
 
 
 @register.filter

@@ -293,8 +293,8 @@ def test_the_week_and_today_boards_at_a_chosen_now(client, monkeypatch):
     # eve finishes at 01:59:59 on 1 January in UTC+2, which is 31 December in UTC.
     eve = win_finishing_at(player("eve"), quick_win(), datetime(2026, 1, 1, 1, 59, 59, tzinfo=PLUS_2), step=3 * SECOND)
     for name, elapsed, finished_at in [
-        ("old", 1000, datetime(2025, 12, 28, 23, 59, 59, tzinfo=UTC)),  # Sunday of the week before
-        ("mon", 2000, datetime(2025, 12, 29, 0, 0, tzinfo=UTC)),  # Monday of 2026-W01
+        ("old", 300_000, datetime(2025, 12, 28, 23, 59, 59, tzinfo=UTC)),  # Sunday of the week before
+        ("mon", 301_000, datetime(2025, 12, 29, 0, 0, tzinfo=UTC)),  # Monday of 2026-W01
         ("day", eve.elapsed_ms + 1000, datetime(2026, 1, 1, 0, 0, tzinfo=UTC)),
     ]:
         copy_win(eve, owner=user_owner(player(name)), finished_at=finished_at, elapsed_ms=elapsed)
@@ -332,7 +332,7 @@ def test_a_deals_board_has_only_that_deals_wins(client, played):
     copy_win(played.short, owner=user_owner(ada), elapsed_ms=90_000)
     copy_win(played.short, owner=user_owner(ada), elapsed_ms=80_000)
     copy_win(played.short, owner=user_owner(bob), elapsed_ms=85_000)
-    copy_win(played.long, owner=user_owner(cat), elapsed_ms=10_000)
+    copy_win(played.long, owner=user_owner(cat), elapsed_ms=70_000)
     short_deal, long_deal = played.short.deal_number, played.long.deal_number
     response = client.get(f"/deal/{short_deal}/leaderboard/")
     rows = board_rows(response)
