@@ -6,6 +6,10 @@ Environment variables (see README, "Deploy"):
   DJANGO_ALLOWED_HOSTS  comma-separated host names (default: localhost only).
   DJANGO_CSRF_TRUSTED_ORIGINS  comma-separated origins, e.g. https://play.example.org
   DATABASE_URL          e.g. postgres://user:pass@host:5432/addiction; unset means SQLite.
+  REDIS_URL             e.g. redis://127.0.0.1:6379/0: the shared cache (rate limits, kept replays);
+      unset means Django's database cache.
+  ADDICTION_RATE_*      the rate limits on costly requests, e.g. ADDICTION_RATE_START_ADDRESS=30/m
+      (addiction_site/limits.py lists them).
   ADDICTION_DATA_DIR    where the SQLite file lives (default: ./var).
   ADDICTION_IDLE_CAP_SECONDS  the most one pause between two actions adds to a game's time.
   ADDICTION_VERDICT_BUDGET  nodes the search of a lost game's verdict may visit (default 50000).
@@ -201,11 +205,32 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
-# Django's fragment cache keeps the game's actions ({% cache %} in games/templates/games/_status_live.html),
-# keyed by everything they show, so a kept fragment is never out of date.  It also counts each
-# address's recent sign-ups (ADDICTION_SIGNUPS_PER_HOUR).  Each process has its own, so that
-# limit is per process; a shared cache here (Redis, Memcached) would make it one for the site.
-CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "OPTIONS": {"MAX_ENTRIES": 5000}}}
+# Two caches.  "default" is shared by every app server: the rate limits (addiction_site/limits.py,
+# accounts/throttle.py) count in it, and finished games' replays are kept in it
+# (records/selectors.py).  It is Django's database cache (the table addiction_cache, made by a
+# migration) unless REDIS_URL names a Redis server, then Django's own RedisCache.  "local", one
+# per process, keeps the fragments of the game's actions ({% cache %} in
+# games/templates/games/_status_live.html), keyed by everything they show, so a kept fragment is
+# never out of date and costs no round trip.
+REDIS_URL = os.environ.get("REDIS_URL", "")
+_shared_cache: dict[str, object]
+if REDIS_URL:
+    _shared_cache = {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}
+else:
+    _shared_cache = {
+        "BACKEND": "django.core.cache.backends.db.DatabaseCache",
+        "LOCATION": "addiction_cache",
+        "OPTIONS": {"MAX_ENTRIES": 200_000, "CULL_FREQUENCY": 4},
+    }
+CACHES = {
+    "default": {**_shared_cache, "KEY_PREFIX": "addiction"},
+    "local": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "OPTIONS": {"MAX_ENTRIES": 5000}},
+}
+# django-ratelimit warns of any cache but Memcached and Redis; the database cache is shared by
+# every app server too, which is what the limits need (its increments are not atomic, so two
+# requests at the same instant may both count as one: a limit may let one more through).
+SILENCED_SYSTEM_CHECKS = ["django_ratelimit.W001"]
+RATELIMIT_USE_CACHE = "default"
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
@@ -302,6 +327,24 @@ AXES_USERNAME_CALLABLE = axes_username
 ADDICTION_SIGNUPS_PER_HOUR = int(os.environ.get("ADDICTION_SIGNUPS_PER_HOUR", "10"))
 # Password reset mails one address may ask for in any hour, counted the same way.
 ADDICTION_PASSWORD_RESETS_PER_HOUR = int(os.environ.get("ADDICTION_PASSWORD_RESETS_PER_HOUR", "5"))
+
+# The rate limits on costly requests (addiction_site/limits.py): per address and per owner,
+# "count/period" as django-ratelimit reads it (s, m, h, d).  Starting games makes guests and
+# rows; hints, verdicts, and replays or verifications not yet kept, search or replay a whole
+# log.  Reading a kept replay or verdict costs a lookup and is not limited.
+_DEFAULT_RATES = {
+    "start": ("30/m", "12/m"),
+    "hint": ("120/m", "60/m"),
+    "verdict": ("20/m", "10/m"),
+    "replay": ("30/m", "20/m"),
+}
+ADDICTION_RATES = {
+    kind: (
+        os.environ.get(f"ADDICTION_RATE_{kind.upper()}_ADDRESS", by_address),
+        os.environ.get(f"ADDICTION_RATE_{kind.upper()}_OWNER", by_owner),
+    )
+    for kind, (by_address, by_owner) in _DEFAULT_RATES.items()
+}
 
 # What `manage.py housekeeping` (hourly from cron, see README) removes, by age in days: guests'
 # games never played, guests' games untouched (last action, or creation), finished or not, and

@@ -9,6 +9,7 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST, require_safe
 
+from addiction_site.limits import too_many, wait_seconds
 from addiction_site.ownership import SiteRequest, become_guest
 from daily import deals, services
 from daily.selectors import calendar_days, games_of_day
@@ -60,6 +61,8 @@ def _daily_page(request: SiteRequest, day: date, status: int = 200, too_many: in
 def daily_start(request: SiteRequest, day: date | None = None) -> HttpResponse:
     """Start a game of the day's daily: ranked if it is the player's first of today."""
     day = _playable(day)
+    if wait := wait_seconds(request, "start"):  # each start stores a game, and perhaps a guest
+        return too_many(request, wait)
     try:
         game = services.daily_start(owner=become_guest(request), day=day)
     except TooManyGames as refusal:

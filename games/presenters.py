@@ -499,3 +499,12 @@ def review_note(game: Game) -> str:
     if game.review == Game.Review.APPROVED:
         return _("A moderator reviewed this win's pace and approved it.")
     return ""
+
+
+def hint_wait_words(wait: int) -> str:
+    """The note for a hint asked for over the limit (addiction_site/limits.py)."""
+    return ngettext(
+        "Too many hints were asked for from here. Try again in %(seconds)d second.",
+        "Too many hints were asked for from here. Try again in %(seconds)d seconds.",
+        wait,
+    ) % {"seconds": wait}

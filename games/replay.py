@@ -3,8 +3,12 @@ that ranks a win, and the verdict's starting position read from it."""
 
 from __future__ import annotations
 
+import pickle
+import zlib
 from collections.abc import Iterator
 from typing import NamedTuple
+
+from django.core.cache import cache
 
 from games import engine
 from games.models import Game
@@ -89,3 +93,93 @@ def replay_end(game: Game) -> ReplayEnd:
         logged = step.action
         wrong += logged is not None and (logged.undo_top, logged.redo_top) != (step.undo_top, step.redo_top)
     return ReplayEnd(step.state, engine.Tops(step.undo_top, step.redo_top), wrong)
+
+
+# A finished game never changes (its version is part of the key all the same), so its replay
+# is played once and kept in the shared cache: later replays, verifications and the verdict
+# read it.  A row a step: the action logged, then the state's figures and the tops after it.
+KEPT_SECONDS = 60 * 60 * 24 * 30
+
+
+class KeptReplay(NamedTuple):
+    """A finished game's whole replay as kept: one row a step (:meth:`step` rebuilds it), why
+    the log stops replaying ("" if it does not), and how many log rows keep wrong tops."""
+
+    deal_number: int
+    seed: int
+    rows: tuple[tuple, ...]
+    error: str
+    wrong_tops: int
+
+    @property
+    def last(self) -> int:
+        """The number of the last step that replays (the deal is step 0)."""
+        return len(self.rows) - 1
+
+    def step(self, number: int) -> Step:
+        action, position, moves, shuffles_used, status, resigned, undo_top, redo_top = self.rows[number]
+        state = engine.GameState(
+            position=engine.Position.parse(position),
+            seed=self.seed,
+            deal_number=self.deal_number,
+            moves=moves,
+            shuffles_used=shuffles_used,
+            status=engine.Status(status),
+            resigned=resigned,
+        )
+        return Step(LoggedAction._make(action) if action else None, state, undo_top, redo_top)
+
+    def end(self) -> ReplayEnd:
+        """Where the replay ends, as :func:`replay_end` says (for a log that replays whole)."""
+        last = self.step(self.last)
+        return ReplayEnd(last.state, engine.Tops(last.undo_top, last.redo_top), self.wrong_tops)
+
+    def last_stretch_start(self) -> engine.Position:
+        """The position of the deal or of the last shuffle: where a lost game's verdict searches."""
+        number = max(
+            index
+            for index, row in enumerate(self.rows)
+            if row[0] is None or row[0][1] == engine.ActionKind.SHUFFLE.value
+        )
+        return self.step(number).state.position
+
+
+def _kept_key(game: Game) -> str:
+    return f"replay:{game.pk}:{game.version}"
+
+
+def kept_replay(game: Game, *, compute: bool = True, fresh: bool = False) -> KeptReplay | None:
+    """``game``'s replay, read from the cache, or (``compute``) played now and, once the game
+    is over, kept; None when it is not kept and ``compute`` is False.
+
+    What is kept is the log as it was first replayed: the site never changes a finished
+    game's log, so only someone writing to the database could, and ``fresh`` (the audit,
+    ``manage.py verify_games``) plays the log again whatever is kept."""
+    kept = cache.get(_kept_key(game)) if game.is_over and not fresh else None
+    if kept is not None:
+        return KeptReplay(game.deal_number, int(game.seed), *pickle.loads(zlib.decompress(kept)))
+    if not compute:
+        return None
+    rows, error, wrong = [], "", 0
+    try:
+        for step in replay_states(game):
+            logged, state = step.action, step.state
+            wrong += logged is not None and (logged.undo_top, logged.redo_top) != (step.undo_top, step.redo_top)
+            rows.append(
+                (
+                    tuple(logged) if logged else None,
+                    str(state.position),
+                    state.moves,
+                    state.shuffles_used,
+                    state.status.value,
+                    state.resigned,
+                    step.undo_top,
+                    step.redo_top,
+                )
+            )
+    except (engine.IllegalAction, ValueError) as refusal:  # a tampered log: what replays is kept
+        error = str(refusal)
+    if game.is_over:
+        packed = zlib.compress(pickle.dumps((tuple(rows), error, wrong), protocol=pickle.HIGHEST_PROTOCOL))
+        cache.set(_kept_key(game), packed, KEPT_SECONDS)
+    return KeptReplay(game.deal_number, int(game.seed), tuple(rows), error, wrong)

@@ -22,6 +22,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 from django_htmx.http import reswap, trigger_client_event
 
+from addiction_site.limits import TOO_MANY_REQUESTS, too_many, wait_seconds, with_retry_after
 from addiction_site.ownership import SiteRequest, become_guest, set_lasting_cookie
 from games import engine, pace
 from games.forms import ActionForm, MoveForm, NewGameForm, SettingsForm
@@ -31,6 +32,7 @@ from games.presenters import (
     STALE,
     break_words,
     grid_figures,
+    hint_wait_words,
     idle_cap_words,
     refusal_text,
     status_bar_context,
@@ -75,6 +77,8 @@ def game_new(request: SiteRequest) -> HttpResponse:
     form = NewGameForm(request.POST)
     if not form.is_valid():
         return _home(request, form, status=400)
+    if wait := wait_seconds(request, "start"):  # each start stores a game, and perhaps a guest
+        return too_many(request, wait)
     try:
         game = game_start(owner=become_guest(request), deal_number=form.cleaned_data["deal_number"])
     except TooManyGames as refusal:
@@ -98,6 +102,8 @@ def deal_page(request: SiteRequest, deal_number: int) -> HttpResponse:
 @require_POST
 def deal_start(request: SiteRequest, deal_number: int) -> HttpResponse:
     """Start a new game of the deal (the deal page's button), even if one is in progress."""
+    if wait := wait_seconds(request, "start"):
+        return too_many(request, wait)
     try:
         game = game_start(owner=become_guest(request), deal_number=deal_number)
     except TooManyGames as refusal:
@@ -168,6 +174,10 @@ def game_detail(request: SiteRequest, pk: int) -> HttpResponse:
     return response
 
 
+class HintsTooFast(Exception):
+    """More hints were asked for than the limit allows (addiction_site/limits.py)."""
+
+
 @require_POST
 def game_action(request: SiteRequest, pk: int, kind: str) -> HttpResponse:
     """One action on the game as the page showed it (its ``version``): ``kind`` is a move,
@@ -177,12 +187,14 @@ def game_action(request: SiteRequest, pk: int, kind: str) -> HttpResponse:
     htmx gets the table (with a note and a 4xx status when refused), a plain form post is
     redirected to the game page, with the note as a message."""
     form = MoveForm(request.POST) if kind == engine.ActionKind.MOVE else ActionForm(request.POST)
-    played, note, status = None, "", 200
+    played, note, status, wait = None, "", 200, 0
     if not form.is_valid():
         game, note, status = _owned_game(request, pk), _("That request was not understood."), 400
     else:
         data = form.cleaned_data
         try:
+            if kind == "hint" and (wait := wait_seconds(request, "hint")):  # each new hint is a search
+                raise HintsTooFast
             if kind == "hint":
                 played = hint_for(owner=request.owner, game_id=pk, version=data["version"])
             else:
@@ -195,6 +207,8 @@ def game_action(request: SiteRequest, pk: int, kind: str) -> HttpResponse:
                     to=data.get("to"),
                 )
             game = played.game
+        except HintsTooFast:
+            game, note, status = _owned_game(request, pk), hint_wait_words(wait), TOO_MANY_REQUESTS
         except Game.DoesNotExist:
             raise Http404(_("No such game here.")) from None
         except StaleVersion as stale:
@@ -209,7 +223,10 @@ def game_action(request: SiteRequest, pk: int, kind: str) -> HttpResponse:
     ):
         return table_changes(request, played)
     if request.htmx:
-        return _table(request, game, note, status, played)
+        response = _table(request, game, note, status, played)
+        return with_retry_after(response, wait) if status == TOO_MANY_REQUESTS else response
+    if status == TOO_MANY_REQUESTS:
+        return too_many(request, wait)
     if status == 400:
         return _game_page(request, game, note, status)
     if note:

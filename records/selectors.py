@@ -14,7 +14,7 @@ from addiction_site.ownership import Owner
 from games import engine
 from games.clock import utc_day
 from games.models import Game
-from games.replay import Step, replay_states
+from games.replay import KeptReplay, Step, kept_replay
 from games.selectors import owned_games
 from records import scopes
 from records.models import BoardEntry, Player
@@ -227,15 +227,13 @@ class Replayed:
     error: str
 
 
-def replay_step(game: Game, step: int) -> Replayed:
-    """Step ``step`` of ``game``'s replay.  The whole log is played again, so that a log that
-    stops replaying is said on every step's page, but only the step shown is kept: memory
-    does not grow with the game's length."""
-    shown, last, error = None, -1, ""
-    try:
-        for last, replayed in enumerate(replay_states(game)):
-            if last == step:
-                shown = replayed
-    except (engine.IllegalAction, ValueError) as refusal:  # a tampered log: show what replays
-        error = _("The log stops replaying after step %(step)s: %(error)s") % {"step": last, "error": refusal}
-    return Replayed(shown, last, error)
+def replay_step(game: Game, step: int, kept: KeptReplay | None = None) -> Replayed:
+    """Step ``step`` of ``game``'s replay, from its replay kept once played (games/replay.py),
+    so that a log that stops replaying is said on every step's page."""
+    kept = kept or kept_replay(game)
+    assert kept is not None  # computed when not kept
+    error = ""
+    if kept.error:  # a tampered log: show what replays
+        error = _("The log stops replaying after step %(step)s: %(error)s") % {"step": kept.last, "error": kept.error}
+    shown = kept.step(step) if 0 <= step <= kept.last else None
+    return Replayed(shown, kept.last, error)

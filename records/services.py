@@ -8,6 +8,7 @@ from datetime import datetime
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
+from django.core.cache import cache
 from django.db import transaction
 from django.db.models import F
 from django.utils.translation import gettext as _
@@ -16,7 +17,7 @@ from addiction_site.ownership import Owner
 from games import engine, solver
 from games.clock import utc_day
 from games.models import Game
-from games.replay import replay_end, replay_states
+from games.replay import kept_replay
 from games.selectors import owned_games
 from games.services import seed_digest, win_standing
 from records import scopes
@@ -86,25 +87,35 @@ def boards_rebuild(*, user_id: int) -> None:
             boards_enter(game=game)
 
 
+VERDICT_SEARCH_SECONDS = 120  # how long one request's claim to a game's verdict search holds
+
+
 def game_verdict(game: Game) -> Game:
     """For a lost game: could the stretch from its last shuffle (or the deal) have been won
     with no further shuffle?  Searched once, within ``ADDICTION_VERDICT_BUDGET`` nodes, and kept with
-    the game ("won" with a winning line, "proved_lost" or "unknown")."""
+    the game ("won" with a winning line, "proved_lost" or "unknown").
+
+    Requests that ask at once do not search at once: the first claims the search in the
+    shared cache (every app server sees the claim) and the others return the game without
+    its verdict, which their pages ask for again a moment later."""
     if game.status != engine.Status.LOST or game.verdict:
         return game
-    start: engine.Position | None = None
+    claim = f"verdict-search:{game.pk}"
+    if not cache.add(claim, 1, VERDICT_SEARCH_SECONDS):
+        return game
     try:
-        for step in replay_states(game):
-            if step.action is None or step.action.kind == engine.ActionKind.SHUFFLE:
-                start = step.state.position
-    except (engine.IllegalAction, ValueError):  # a log that does not replay has no verdict
-        return game
-    if start is None:  # no step at all: not a game's log
-        return game
-    result = solver.solve(start, settings.ADDICTION_VERDICT_BUDGET)
-    game.verdict, line = _verdict_of(result)
-    game.verdict_line = " ".join(str(move) for move in line)
-    Game.objects.filter(pk=game.pk, verdict="").update(verdict=game.verdict, verdict_line=game.verdict_line)
+        game.refresh_from_db(fields=["verdict", "verdict_line"])  # found while this one waited?
+        if game.verdict:
+            return game
+        kept = kept_replay(game)
+        if kept is None or kept.error or not kept.rows:  # a log that does not replay has no verdict
+            return game
+        result = solver.solve(kept.last_stretch_start(), settings.ADDICTION_VERDICT_BUDGET)
+        game.verdict, line = _verdict_of(result)
+        game.verdict_line = " ".join(str(move) for move in line)
+        Game.objects.filter(pk=game.pk, verdict="").update(verdict=game.verdict, verdict_line=game.verdict_line)
+    finally:
+        cache.delete(claim)
     return game
 
 
@@ -133,14 +144,16 @@ class Verification:
         return not self.error and all(check.ok for check in self.checks)
 
 
-def game_verify(game: Game) -> Verification:
-    """Replay ``game`` from its deal, its log and its seed and compare with what is stored."""
+def game_verify(game: Game, *, fresh: bool = False) -> Verification:
+    """Replay ``game`` from its deal, its log and its seed and compare with what is stored:
+    the replay kept once played (games/replay.py), or with ``fresh`` one played now."""
     digest = seed_digest(game.seed)
     checks = [Check(_("SHA-256 of the revealed seed"), digest == game.seed_sha256, game.seed_sha256, digest)]
-    try:
-        replayed, (undo_top, redo_top), wrong_undo_tops = replay_end(game)
-    except (engine.IllegalAction, ValueError) as error:
+    kept = kept_replay(game, fresh=fresh)  # played once for a finished game, then read
+    if kept is None or kept.error or not kept.rows:
+        error = kept.error if kept else ""
         return Verification(checks, error=_("The log does not replay: %(error)s") % {"error": error})
+    replayed, (undo_top, redo_top), wrong_undo_tops = kept.end()
     # The stored columns are compared as the text the server writes (canonical notation),
     # not parsed: a column that is not even notation is then a mismatch, not a crash.
     for label, a, b in (

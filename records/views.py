@@ -8,10 +8,12 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 
+from addiction_site.limits import too_many, wait_seconds
 from addiction_site.ownership import SiteRequest
 from games import engine
 from games.clock import utc_day
 from games.presenters import line_words
+from games.replay import kept_replay
 from games.selectors import game_pace
 from records import scopes
 from records.models import BoardEntry
@@ -100,22 +102,46 @@ def _finished_game(request: SiteRequest, pk: int):
     return game, own
 
 
+def _replay_wait(request: SiteRequest, game) -> int:
+    """Seconds to wait before ``game``'s replay may be played (addiction_site/limits.py), 0 if it
+    may: a kept replay is read freely, one not yet kept counts against the limit."""
+    if kept_replay(game, compute=False) is not None:
+        return 0
+    return wait_seconds(request, "replay")
+
+
 @require_safe
 def game_verify_page(request: SiteRequest, pk: int) -> HttpResponse:
     game, _own = _finished_game(request, pk)
-    verification = game_verify(game) if game.seed_shown else None  # a daily's seed waits for its day to end
+    verification = None
+    if game.seed_shown:  # a daily's seed waits for its day to end
+        if wait := _replay_wait(request, game):
+            return too_many(request, wait)
+        verification = game_verify(game)
     return render(request, "records/verify.html", {"game": game, "verification": verification})
+
+
+VERDICT_AGAIN_SECONDS = 2  # when another request is searching the verdict, the page asks again after this
 
 
 @require_safe
 def game_verdict_page(request: SiteRequest, pk: int) -> HttpResponse:
     """Whether a lost game's last stretch could have been won: searched the first time it
-    is asked (the end screen asks at once), kept with the game, then only read."""
+    is asked (the end screen asks at once), kept with the game, then only read.  While
+    another request searches it, or over the limit, htmx is told to ask again."""
     game, _own = _finished_game(request, pk)
     if game.status != engine.Status.LOST:
         raise Http404(_("Only a lost game has a verdict."))
-    game = game_verdict(game)
-    context = {"game": game, "verdict_steps": line_words(game.verdict_line)}
+    wait = 0
+    if not game.verdict and not (wait := wait_seconds(request, "verdict")):
+        game = game_verdict(game)
+    if wait and not request.htmx:
+        return too_many(request, wait)
+    context = {
+        "game": game,
+        "verdict_steps": line_words(game.verdict_line),
+        "verdict_again": max(wait, VERDICT_AGAIN_SECONDS) if not game.verdict else 0,
+    }
     return render(request, "records/_verdict.html" if request.htmx else "records/verdict.html", context)
 
 
@@ -129,7 +155,10 @@ def game_replay_page(request: SiteRequest, pk: int, step: int = 0) -> HttpRespon
     game, own = _finished_game(request, pk)
     if not (own or game.seed_shown):
         return render(request, "records/replay.html", {"game": game, "waiting": True}, status=403)
-    replayed = replay_step(game, step)
+    kept = kept_replay(game, compute=False)
+    if kept is None and (wait := wait_seconds(request, "replay")):  # a replay not kept yet costs a whole log
+        return too_many(request, wait)
+    replayed = replay_step(game, step, kept)
     if replayed.shown is None:
         raise Http404(_("This game has no such step."))
     template = "records/_replay.html" if request.htmx else "records/replay.html"

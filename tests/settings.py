@@ -25,3 +25,6 @@ ADDICTION_MAIL_CONFIGURED = True
 # A past day's seed is revealed at once at midnight here, so that no test depends on running
 # more than the grace after midnight UTC; the grace's own tests set it (tests/daily/).
 ADDICTION_DAILY_REVEAL_GRACE_SECONDS = 0
+# The rate limits (addiction_site/limits.py) are far off here: a test starts games, asks hints
+# and replays as fast as code can; the limits' own tests (tests/abuse/test_limits.py) set them.
+ADDICTION_RATES = {kind: ("100000/m", "100000/m") for kind in ADDICTION_RATES}  # noqa: F405

@@ -627,12 +627,12 @@ def test_htmx_answers_show_the_actions_that_a_fresh_drawing_shows(client, game):
     """htmx's answers take the actions from Django's fragment cache.  Through moves, an undo
     back to nothing to undo, shuffles, being stuck and the end, each answer's actions must
     be what the page draws afresh; a cache key that missed one thing they show would fail."""
-    from django.core.cache import cache
+    from django.core.cache import caches
 
     def check(answer):
         assert answer.status_code == 200
         cached = actions_shown(answer)
-        cache.clear()
+        caches["local"].clear()
         assert cached == actions_shown(client.get(f"/game/{game.pk}/", headers=HTMX))
 
     check(act(client, game, "move", slot=a_movable_slot(game)))  # Undo on
