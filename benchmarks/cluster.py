@@ -87,6 +87,8 @@ def production_env(tmp: Path, database_url: str) -> dict[str, str]:
             "DATABASE_URL": database_url,
             "ADDICTION_PROXY_HOPS": "1",
             "ADDICTION_STATIC_ROOT": str(tmp / "static"),
+            # As for nginx's limits (see nginx() below): one address plays for twenty players.
+            "ADDICTION_RATE_START_ADDRESS": "100000/m",
         }
     )
     return env
@@ -207,6 +209,15 @@ def nginx(tmp: Path, upstream_ports: list[int]) -> Iterator[int]:
             "    listen [::]:443 ssl http2;\n": "",
             "    listen 80;\n": f"    listen 127.0.0.1:{http_port};\n",
             "    listen [::]:80;\n": "",
+            "    listen 443 ssl default_server;\n": f"    listen 127.0.0.1:{https} ssl default_server;\n",
+            "    listen [::]:443 ssl default_server;\n": "",
+            "    listen 80 default_server;\n": f"    listen 127.0.0.1:{http_port} default_server;\n",
+            "    listen [::]:80 default_server;\n": "",
+            "server_name play.example.org;  # the site's own name": "server_name 127.0.0.1;",
+            # Every simulated player comes from 127.0.0.1: the per-address limits, meant for one
+            # person each, would hold back twenty at once (benchmarks/costly.py measures them).
+            "zone=addiction_costly:10m rate=2r/s": "zone=addiction_costly:10m rate=10000r/s",
+            "limit_conn_zone $binary_remote_addr": "limit_conn_zone $request_id",
             "/etc/letsencrypt/live/play.example.org/fullchain.pem": str(cert),
             "/etc/letsencrypt/live/play.example.org/privkey.pem": str(key),
             "/srv/addiction/staticfiles/": f"{tmp / 'static'}/",
@@ -318,6 +329,7 @@ def run(args: argparse.Namespace) -> list[tuple[bool, str]]:
             with gunicorn(env, tmp, "app1", args) as (port1, log1), gunicorn(env, tmp, "app2", args) as (port2, log2):
                 with nginx(tmp, [port1, port2]) as https:
                     tallies, figures = play(https, args)
+                    headers = edge_checks(https)
                 served = [len(MOVE_LINE.findall(log.read_text())) for log in (log1, log2)]
             rows = action_rows(env)
             verify = subprocess.run(
@@ -333,7 +345,7 @@ def run(args: argparse.Namespace) -> list[tuple[bool, str]]:
             f"{name:24}{f['rate']:>9.0f}{f['p50']:>9.1f}{f['p95']:>9.1f}{f['p99']:>9.1f}{f['moves']:>8}{f['errors']:>8}"
         )
     quarter = sum(served) / 4
-    return [
+    return headers + [
         (errors == 0, f"errors: {errors}" + (f" (first: {samples})" if samples else "")),
         (
             min(served) >= quarter and sum(served) > 0,
@@ -345,6 +357,41 @@ def run(args: argparse.Namespace) -> list[tuple[bool, str]]:
             dripping["players_with_moves"] == args.players and dripping["moves"] > 0,
             f"while 2 clients dripped a body: {dripping['moves']} moves served to "
             f"{dripping['players_with_moves']} of {args.players} players",
+        ),
+    ]
+
+
+def _https(port: int) -> http.client.HTTPSConnection:
+    return http.client.HTTPSConnection("127.0.0.1", port, timeout=10, context=ssl._create_unverified_context())
+
+
+def edge_checks(https: int) -> list[tuple[bool, str]]:
+    """What deploy/nginx.conf promises at the edge: unknown hosts dropped, no version shown,
+    the security headers on static files too."""
+    connection = _https(https)
+    connection.request("GET", "/", headers={"Host": "someone-else.example"})
+    try:
+        dropped = f"answered {connection.getresponse().status}"
+    except (http.client.RemoteDisconnected, ConnectionError):
+        dropped = "dropped"
+    connection.close()
+    connection = _https(https)
+    connection.request("GET", "/")
+    page = connection.getresponse()
+    body = page.read().decode()
+    static = re.search(r'href="(/static/[^"]+\.css)"', body)
+    connection.request("GET", static.group(1) if static else "/static/missing.css")
+    asset = connection.getresponse()
+    asset.read()
+    connection.close()
+    wanted = ("Content-Security-Policy", "X-Content-Type-Options", "Strict-Transport-Security", "Referrer-Policy")
+    missing = [name for name in wanted if not asset.getheader(name)]
+    return [
+        (dropped == "dropped", f"a request for an unknown host: {dropped}"),
+        (page.getheader("Server") == "nginx", f"Server header: {page.getheader('Server')!r} (no version)"),
+        (
+            asset.status == 200 and not missing,
+            f"static file {asset.status}, security headers missing: {missing or 'none'}",
         ),
     ]
 
