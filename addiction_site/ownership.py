@@ -1,8 +1,13 @@
 """Who owns a game: the one place that decides, and the one filter every game query uses.
 
 A signed-in player's games are tied to their account.  A guest's games are tied to a
-random token kept in a cookie of its own, ``addiction_guest``: unguessable like a session
-key, HttpOnly, Secure in production, SameSite=Lax.  A guest therefore needs no session.
+random token kept in a cookie of its own, ``addiction_guest`` (``__Host-addiction_guest``
+wherever cookies are Secure, as in production, so that no other host can set it): unguessable
+like a session key, HttpOnly, SameSite=Lax, and signed with the site's secret key (Django's
+signing) with the day the token was issued, so that only tokens the server issued are
+believed: a planted or forged cookie is a new guest.  A guest therefore needs no session.
+Cookies from before the signature ("<token>.<day>") are accepted until
+``ADDICTION_GUEST_UNSIGNED_UNTIL`` and re-issued signed.
 The cookie lives a year from the last day it was used (it is sent again once a day), and
 a signed-in player's session is saved once a day it is used, so a player who keeps
 playing never loses their games.  Logging in gives the guest's games to the account
@@ -18,15 +23,20 @@ from __future__ import annotations
 
 import re
 import secrets
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import date
+from typing import NamedTuple
 
 from django.conf import settings
+from django.core import signing
 from django.db.models import Q
 from django.http import HttpRequest
 from django_htmx.middleware import HtmxDetails
 
-GUEST_COOKIE = "addiction_guest"
+OLD_GUEST_COOKIE = "addiction_guest"  # its name before the __Host- prefix
+GUEST_COOKIE = ("__Host-" if settings.SESSION_COOKIE_SECURE else "") + OLD_GUEST_COOKIE
+_SIGNER = signing.Signer(salt="addiction_site.ownership.guest")
+_DAY = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
 SEEN_KEY = "addiction_seen"  # a signed-in player's session: the last day it was saved
 LEGACY_SESSION_KEY = "addiction_guest"  # where a guest's token was kept before the cookie
 _TOKEN = re.compile(r"[A-Za-z0-9_-]{32}")
@@ -38,6 +48,10 @@ class Owner:
 
     user_id: int | None
     guest_token: str
+    # The day the guest's token was issued (ISO, "" if unknown), and whether their cookie
+    # carried the server's signature: how the cookie is written back, not who the owner is.
+    guest_issued: str = field(default="", compare=False)
+    guest_signed: bool = field(default=True, compare=False)
 
     def owns(self) -> Q:
         """The filter for this owner's games."""
@@ -59,10 +73,45 @@ class SiteRequest(HttpRequest):
     htmx: HtmxDetails
 
 
+class GuestCookie(NamedTuple):
+    token: str
+    issued: str  # the day the token was issued
+    seen: str  # the day the cookie was last sent
+    signed: bool
+
+
+def guest_cookie_value(token: str, issued: str, seen: str) -> str:
+    """A guest cookie's value: the token, its issue day and the day it is sent, signed."""
+    return _SIGNER.sign(f"{token}.{issued}.{seen}")
+
+
+def read_guest_cookie(value: str) -> GuestCookie | None:
+    """What a guest cookie's value holds, if the server issued it: signed, or unsigned from
+    before the signature while ``ADDICTION_GUEST_UNSIGNED_UNTIL`` has not come."""
+    try:
+        token, issued, seen = _SIGNER.unsign(value).split(".")
+        signed = True
+    except (signing.BadSignature, ValueError):
+        token, _dot, seen = value.partition(".")
+        issued, signed = seen, False
+        if date.today() >= settings.ADDICTION_GUEST_UNSIGNED_UNTIL:
+            return None
+    if not (_TOKEN.fullmatch(token) and _DAY.fullmatch(issued) and _DAY.fullmatch(seen)):
+        return None
+    return GuestCookie(token, issued, seen, signed)
+
+
 def guest_cookie_token(value: str) -> str:
-    """The token in a guest cookie's value ("<token>.<day>"), or "" if it holds none."""
-    token, _dot, _day = value.partition(".")
-    return token if _TOKEN.fullmatch(token) else ""
+    """The token in a guest cookie's value, or "" if it holds none the server issued."""
+    cookie = read_guest_cookie(value)
+    return cookie.token if cookie else ""
+
+
+def _guest_cookie(request) -> GuestCookie | None:
+    for name in dict.fromkeys((GUEST_COOKIE, OLD_GUEST_COOKIE)):  # the prefixed name first
+        if name in request.COOKIES and (cookie := read_guest_cookie(request.COOKIES[name])):
+            return cookie
+    return None
 
 
 def _legacy_token(request) -> str:
@@ -77,8 +126,10 @@ def owner_of(request) -> Owner:
     """The owner behind ``request``, as its user, cookie or session says; changes nothing."""
     if request.user.is_authenticated:
         return Owner(user_id=request.user.pk, guest_token="")
-    token = guest_cookie_token(request.COOKIES.get(GUEST_COOKIE, "")) or _legacy_token(request)
-    return Owner(user_id=None, guest_token=token)
+    cookie = _guest_cookie(request)
+    if cookie is not None:
+        return Owner(user_id=None, guest_token=cookie.token, guest_issued=cookie.issued, guest_signed=cookie.signed)
+    return Owner(user_id=None, guest_token=_legacy_token(request), guest_signed=False)
 
 
 def become_guest(request) -> Owner:
@@ -87,7 +138,9 @@ def become_guest(request) -> Owner:
     The new token reaches the browser as its cookie when the response goes out.
     """
     if request.owner.user_id is None and not request.owner.guest_token:
-        request.owner = Owner(user_id=None, guest_token=secrets.token_urlsafe(24))
+        request.owner = Owner(
+            user_id=None, guest_token=secrets.token_urlsafe(24), guest_issued=date.today().isoformat()
+        )
     return request.owner
 
 
@@ -117,13 +170,19 @@ class OwnerMiddleware:
         response = self.get_response(request)
         today = date.today().isoformat()
         if request.user.is_authenticated:  # signed in, perhaps by this very request
-            if GUEST_COOKIE in request.COOKIES:
-                response.delete_cookie(GUEST_COOKIE, samesite="Lax")
+            for name in {GUEST_COOKIE, OLD_GUEST_COOKIE} & set(request.COOKIES):
+                response.delete_cookie(name, samesite="Lax")
             if request.session.get(SEEN_KEY) != today:
                 request.session[SEEN_KEY] = today
         elif token := request.owner.guest_token:
-            if request.COOKIES.get(GUEST_COOKIE) != f"{token}.{today}":
-                set_lasting_cookie(response, GUEST_COOKIE, f"{token}.{today}")
+            owner = request.owner
+            sent = _guest_cookie(request)
+            if sent is None or not sent.signed or sent.seen != today or GUEST_COOKIE not in request.COOKIES:
+                # A new guest, a cookie of old (unsigned, or under its old name), or a new day.
+                value = guest_cookie_value(token, owner.guest_issued or today, today)
+                set_lasting_cookie(response, GUEST_COOKIE, value)
+            if OLD_GUEST_COOKIE != GUEST_COOKIE and OLD_GUEST_COOKIE in request.COOKIES:
+                response.delete_cookie(OLD_GUEST_COOKIE, samesite="Lax")
             if settings.SESSION_COOKIE_NAME in request.COOKIES and LEGACY_SESSION_KEY in request.session:
                 del request.session[LEGACY_SESSION_KEY]  # it lives in the cookie now
         return response

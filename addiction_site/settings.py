@@ -38,7 +38,7 @@ import base64
 import hashlib
 import os
 import re
-from datetime import timedelta
+from datetime import date, timedelta
 from pathlib import Path
 
 import dj_database_url
@@ -387,6 +387,10 @@ LOGGING = logging_config(os.environ.get("DJANGO_LOG_FORMAT", "text"), os.environ
 SENTRY_DSN = os.environ.get("SENTRY_DSN", "")
 if SENTRY_DSN:
     start_sentry(SENTRY_DSN)
+
+# Guest cookies from before they were signed (addiction_site/ownership.py) are accepted, and
+# re-issued signed, until this day (ISO); from it on, an unsigned one is a new guest.
+ADDICTION_GUEST_UNSIGNED_UNTIL = date.fromisoformat(os.environ.get("ADDICTION_GUEST_UNSIGNED_UNTIL", "2027-03-01"))
 
 # The game's own settings.
 ADDICTION_IDLE_CAP_SECONDS = int(os.environ.get("ADDICTION_IDLE_CAP_SECONDS", "120"))

@@ -227,7 +227,7 @@ def test_the_privacy_page_names_each_cookie_and_each_duration_from_the_settings(
     assert {code.text for code in page.find_all("code")} == {
         "sessionid",
         "csrftoken",
-        "addiction_guest",
+        "__Host-addiction_guest",  # Secure cookies here, as in production: the __Host- prefix
         "addiction_mark_movable",
         "addiction_theme",
         "addiction_motion",

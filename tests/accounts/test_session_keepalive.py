@@ -13,7 +13,7 @@ from django.contrib.auth.models import User
 from django.contrib.sessions.backends.db import SessionStore
 from django.contrib.sessions.models import Session
 
-from addiction_site.ownership import GUEST_COOKIE, LEGACY_SESSION_KEY, SEEN_KEY, Owner
+from addiction_site.ownership import GUEST_COOKIE, LEGACY_SESSION_KEY, SEEN_KEY, Owner, guest_cookie_value
 from games.models import Game
 from games.services import game_start
 from tests.helpers import guest_token_of, new_game
@@ -68,7 +68,8 @@ def test_a_guest_has_a_cookie_for_a_year_and_no_session(client, start):
     assert response.status_code == 302
     cookie = response.cookies[GUEST_COOKIE]
     assert cookie["max-age"] == YEAR and cookie["httponly"] and cookie["samesite"] == "Lax"
-    assert cookie.value == f"{guest_token_of(client)}.{date.today().isoformat()}"
+    today = date.today().isoformat()
+    assert cookie.value == guest_cookie_value(guest_token_of(client), today, today)  # signed, with its issue day
     assert len(guest_token_of(client)) == 32
     assert not Session.objects.exists()
 
@@ -80,7 +81,8 @@ def test_a_guest_playing_on_a_later_day_gets_the_cookie_again(client, monkeypatc
     monkeypatch.setattr("addiction_site.ownership.date", Later)
     response = client.get(game_url)
     assert response.status_code == 200
-    assert response.cookies[GUEST_COOKIE].value == f"{token}.{Later.today().isoformat()}"
+    issued, later = date.today().isoformat(), Later.today().isoformat()
+    assert response.cookies[GUEST_COOKIE].value == guest_cookie_value(token, issued, later)
     assert response.cookies[GUEST_COOKIE]["max-age"] == YEAR  # a year from the later day
 
 
