@@ -39,15 +39,21 @@ def _owner(group: str, request: HttpRequest) -> str:
 
 
 def wait_seconds(request: HttpRequest, kind: str) -> int:
-    """Count one request of ``kind``; the seconds to wait if it is over a limit, else 0."""
+    """Count one request of ``kind``; the seconds to wait if it is over a limit, else 0.
+
+    A start (``kind`` "start") by a browser that owns nothing yet counts as a new guest."""
+    owner = _owner(kind, request)
+    if kind == "start" and not owner:
+        kind = "new_guest"
     by_address, by_owner = settings.ADDICTION_RATES[kind]
     wait = 0
-    for by, key, rate in (("address", _address, by_address), ("owner", _owner, by_owner)):
-        if by == "owner" and not _owner(kind, request):
+    for by, key, rates in (("address", _address, by_address), ("owner", _owner, by_owner)):
+        if by == "owner" and not owner:
             continue
-        usage = get_usage(request, group=f"{kind}:{by}", key=key, rate=rate, increment=True)
-        if usage is not None and usage["should_limit"]:
-            wait = max(wait, usage["time_left"], 1)
+        for rate in filter(None, (part.strip() for part in rates.split(","))):
+            usage = get_usage(request, group=f"{kind}:{by}", key=key, rate=rate, increment=True)
+            if usage is not None and usage["should_limit"]:
+                wait = max(wait, usage["time_left"], 1)
     return wait
 
 

@@ -329,14 +329,18 @@ ADDICTION_SIGNUPS_PER_HOUR = int(os.environ.get("ADDICTION_SIGNUPS_PER_HOUR", "1
 ADDICTION_PASSWORD_RESETS_PER_HOUR = int(os.environ.get("ADDICTION_PASSWORD_RESETS_PER_HOUR", "5"))
 
 # The rate limits on costly requests (addiction_site/limits.py): per address and per owner,
-# "count/period" as django-ratelimit reads it (s, m, h, d).  Starting games makes guests and
-# rows; hints, verdicts, and replays or verifications not yet kept, search or replay a whole
-# log.  Reading a kept replay or verdict costs a lookup and is not limited.
+# each "" (none) or rates as django-ratelimit reads them ("count/period", s m h d), several
+# separated by commas.  A start by a browser with no guest cookie makes a new guest: those are
+# counted by address ("new_guest"), since a script that drops its cookie is a new guest each
+# time; any other start by its owner ("start"), so that players sharing one address (a school,
+# a mobile carrier's NAT) are not held back by each other.  Hints, verdicts, and replays or
+# verifications not yet kept, search or replay a whole log: by owner, and generously by address.
 _DEFAULT_RATES = {
-    "start": ("30/m", "12/m"),
-    "hint": ("120/m", "60/m"),
-    "verdict": ("20/m", "10/m"),
-    "replay": ("30/m", "20/m"),
+    "new_guest": ("30/m,200/d", ""),
+    "start": ("", "12/m,200/d"),
+    "hint": ("240/m", "60/m"),
+    "verdict": ("60/m", "10/m"),
+    "replay": ("120/m", "20/m"),
 }
 ADDICTION_RATES = {
     kind: (

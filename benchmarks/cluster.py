@@ -88,7 +88,7 @@ def production_env(tmp: Path, database_url: str) -> dict[str, str]:
             "ADDICTION_PROXY_HOPS": "1",
             "ADDICTION_STATIC_ROOT": str(tmp / "static"),
             # As for nginx's limits (see nginx() below): one address plays for twenty players.
-            "ADDICTION_RATE_START_ADDRESS": "100000/m",
+            "ADDICTION_RATE_NEW_GUEST_ADDRESS": "100000/m",
         }
     )
     return env

@@ -36,7 +36,7 @@ def start(client: Client, address: str = "203.0.113.7", **extra):
 
 
 def test_one_address_without_cookies_gets_only_so_many_games(rates):
-    rates("start", "3/h", OFF)
+    rates("new_guest", "3/h", OFF)
     for _ in range(3):
         assert start(Client()).status_code == 302  # a new guest each time, as a cookieless script is
     refused = start(Client())
@@ -49,6 +49,20 @@ def test_one_address_without_cookies_gets_only_so_many_games(rates):
     assert start(Client(), address="198.51.100.9").status_code == 302  # another address is not held back
 
 
+def test_a_day_of_new_guests_from_one_address_is_bounded_too(rates):
+    rates("new_guest", "100/h,2/d", OFF)  # every rate of a kind holds: here the day's
+    assert [start(Client()).status_code for _ in range(3)] == [302, 302, 429]
+
+
+def test_players_sharing_an_address_are_limited_each_by_their_own_starts(rates):
+    rates("start", OFF, "1/h")
+    ada, bob = Client(), Client()
+    for client in (ada, bob):  # each a new guest, then one start of their own
+        assert start(client).status_code == 302
+        assert start(client).status_code == 302
+    assert start(ada).status_code == 429 and start(bob).status_code == 429
+
+
 def test_one_player_from_many_addresses_is_limited_too(rates):
     rates("start", OFF, "2/h")
     client = Client()
@@ -59,9 +73,9 @@ def test_one_player_from_many_addresses_is_limited_too(rates):
 
 
 def test_the_deal_and_daily_starts_count_against_the_same_limit(rates):
-    rates("start", "2/h", OFF)
+    rates("start", OFF, "1/h")
     client = Client()
-    assert client.post("/deal/5/start/", REMOTE_ADDR="203.0.113.7").status_code == 302
+    assert client.post("/deal/5/start/", REMOTE_ADDR="203.0.113.7").status_code == 302  # a new guest
     assert client.post("/daily/start/", REMOTE_ADDR="203.0.113.7").status_code == 302
     assert client.post("/deal/6/start/", REMOTE_ADDR="203.0.113.7").status_code == 429
 
@@ -130,7 +144,7 @@ def test_verdicts_over_the_limit_wait_and_kept_ones_do_not(client, rates):
 
 def test_limits_count_in_the_shared_cache(rates):
     """The counts live in settings.CACHES["default"], which every app server shares."""
-    rates("start", "1/h", OFF)
+    rates("new_guest", "1/h", OFF)
     assert start(Client()).status_code == 302
     with mock.patch("django_ratelimit.core.caches", {"default": mock.Mock(add=lambda *a: False, incr=lambda k: 99)}):
         assert start(Client(), address="192.0.2.1").status_code == 429  # whatever the cache says, counts

@@ -88,7 +88,7 @@ def test_two_app_servers_share_one_limit(tmp_path, shared):
             "DJANGO_SETTINGS_MODULE": "addiction_site.settings",
             "DJANGO_DEBUG": "1",  # plain http on loopback: no TLS redirect, no Secure cookies
             "ADDICTION_DATA_DIR": str(tmp_path),
-            "ADDICTION_RATE_START_ADDRESS": f"{LIMIT}/h",  # hourly: no window ends during the test
+            "ADDICTION_RATE_NEW_GUEST_ADDRESS": f"{LIMIT}/h",  # hourly: no window ends during the test
         }
     )
     env.pop("DATABASE_URL", None)
