@@ -196,13 +196,22 @@ def self_signed_certificate(tmp: Path) -> tuple[Path, Path]:
 
 
 @contextlib.contextmanager
-def nginx(tmp: Path, upstream_ports: list[int]) -> Iterator[int]:
-    """nginx with deploy/nginx.conf in front of the app servers: yields its https port."""
+def nginx(tmp: Path, upstream_ports: list[int], *, one_address_one_person: bool = False) -> Iterator[int]:
+    """nginx with deploy/nginx.conf in front of the app servers: yields its https port.
+
+    Every simulated client comes from 127.0.0.1, so the per-address limits, meant for one
+    person each, are lifted unless ``one_address_one_person`` (benchmarks/costly.py, whose
+    clients are each an address's one person)."""
     https, http_port = free_port(), free_port()
     cert, key = self_signed_certificate(tmp)
+    lifted = {
+        "zone=addiction_costly:10m rate=2r/s": "zone=addiction_costly:10m rate=10000r/s",
+        "limit_conn_zone $binary_remote_addr": "limit_conn_zone $request_id",
+    }
     site = nginx_site(
         NGINX_SITE.read_text(),
         {
+            **({} if one_address_one_person else lifted),
             "server unix:/run/addiction/1.sock ": f"server 127.0.0.1:{upstream_ports[0]} ",
             "server unix:/run/addiction/2.sock ": f"server 127.0.0.1:{upstream_ports[1]} ",
             "    listen 443 ssl http2;\n": f"    listen 127.0.0.1:{https} ssl http2;\n",
@@ -213,11 +222,7 @@ def nginx(tmp: Path, upstream_ports: list[int]) -> Iterator[int]:
             "    listen [::]:443 ssl default_server;\n": "",
             "    listen 80 default_server;\n": f"    listen 127.0.0.1:{http_port} default_server;\n",
             "    listen [::]:80 default_server;\n": "",
-            "server_name play.example.org;  # the site's own name": "server_name 127.0.0.1;",
-            # Every simulated player comes from 127.0.0.1: the per-address limits, meant for one
-            # person each, would hold back twenty at once (benchmarks/costly.py measures them).
-            "zone=addiction_costly:10m rate=2r/s": "zone=addiction_costly:10m rate=10000r/s",
-            "limit_conn_zone $binary_remote_addr": "limit_conn_zone $request_id",
+            "server_name play.example.org;  # the site's own": "server_name 127.0.0.1;  # the site's own",
             "/etc/letsencrypt/live/play.example.org/fullchain.pem": str(cert),
             "/etc/letsencrypt/live/play.example.org/privkey.pem": str(key),
             "/srv/addiction/staticfiles/": f"{tmp / 'static'}/",

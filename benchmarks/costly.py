@@ -1,0 +1,195 @@
+"""What one client's pile of costly requests does to another visitor, and how many games one
+address can mint (issue 25), on the site as deployed: deploy/nginx.conf as shipped in front
+of two gunicorn servers (deploy/gunicorn.conf.py), one throwaway PostgreSQL.
+
+Run: .venv/bin/python benchmarks/costly.py [--seconds 15] [--mint-seconds 60] [--parallel 24]
+
+1. The visitor: a guest reloading their game's page one request after another, alone
+   (baseline), then while the attacker runs; p50 and p95 of each.
+2. The attacker: one client (one guest cookie, one address) keeping ``--parallel``
+   requests in flight: replay steps and verifications of its own long finished games
+   (``--length`` actions each) and hints on its games in progress, each a new search the
+   first time.  Its answers are counted by status.
+3. The minting script: one address with no cookies starting games as fast as it can for
+   ``--mint-seconds``: how many games it got, per minute.
+
+Targets (benchmarks/README.md): the visitor's p50 under attack below 50 ms; at most a few
+dozen games a minute minted.  Wall-clock figures on a shared machine: compare runs taken
+together.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import statistics
+import sys
+import tempfile
+import threading
+import time
+from collections import Counter
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from benchmarks.cluster import TlsPlayer, gunicorn, manage, nginx, production_env  # noqa: E402
+from benchmarks.load import Tally  # noqa: E402
+from scripts.throwaway_postgres import throwaway_postgres  # noqa: E402
+
+TOKEN = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
+
+# Run by `manage.py shell` in the deployed site: the attacker's games and the visitor's, and
+# their guest cookies as the site would issue them (signed where the site signs them).
+SETUP = """
+import json
+from datetime import date
+from addiction_site import ownership
+from addiction_site.ownership import Owner
+from benchmarks.long_game import Player
+from games.models import Action, Game
+from games.services import game_start
+
+attacker = Owner(user_id=None, guest_token="a" * 32)
+visitor = Owner(user_id=None, guest_token="v" * 32)
+player = Player(attacker, {length})
+while not player.game.is_over:
+    player.step()
+base = player.game
+finished = [base.pk]
+fields = Game.objects.filter(pk=base.pk).values().get()
+del fields["id"]
+log = list(Action.objects.filter(game=base).values("number", "kind", "move", "elapsed_ms", "undo_top", "redo_top"))
+for _ in range({finished} - 1):
+    copy = Game.objects.create(**fields)
+    Action.objects.bulk_create([Action(game=copy, **row) for row in log])
+    finished.append(copy.pk)
+playing = [game_start(owner=attacker, deal_number=1000 + i).pk for i in range({playing})]
+mine = game_start(owner=visitor, deal_number=7).pk
+today = date.today().isoformat()
+sign = getattr(ownership, "guest_cookie_value", None)
+cookie = (lambda token: sign(token, today, today)) if sign else (lambda token: token + "." + today)
+print(json.dumps({{"name": ownership.GUEST_COOKIE, "attacker": cookie("a" * 32), "visitor": cookie("v" * 32),
+                  "finished": finished, "playing": playing, "mine": mine}}))
+"""
+
+
+def ms(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))] * 1000 if ordered else float("nan")
+
+
+def visit(player: TlsPlayer, until: float, seconds: list[float]) -> None:
+    tally = Tally()
+    while time.monotonic() < until:
+        status, _headers, _text, took = player.request(tally, "GET", player.game_path)
+        if status == 200:
+            seconds.append(took)
+
+
+def attack(https: int, data: dict, until: float, statuses: Counter, index: int, csrf: dict) -> None:
+    player = TlsPlayer(https, index)
+    player.cookies = {data["name"]: data["attacker"], **csrf}
+    tally, number = Tally(), index
+    finished, playing = data["finished"], data["playing"]
+    while time.monotonic() < until:
+        number += 1
+        kind = ("replay", "verify", "hint")[number % 3]
+        try:
+            if kind == "replay":
+                game = finished[number % len(finished)]
+                status, *_ = player.request(tally, "GET", f"/game/{game}/replay/{(number * 37) % 1400}/", htmx=True)
+            elif kind == "verify":
+                status, *_ = player.request(tally, "GET", f"/game/{finished[number % len(finished)]}/verify/")
+            else:
+                game = playing[number % len(playing)]
+                player.game_path = f"/game/{game}/"
+                status, *_ = player.request(tally, "POST", f"/game/{game}/hint/", "version=0", htmx=True)
+        except (OSError, ConnectionError):
+            status = "closed"
+            player.reconnect()
+        statuses[f"{kind} {status}"] += 1
+
+
+def mint(https: int, until: float) -> Counter:
+    """A script that never keeps a cookie: each start is from a new browser."""
+    statuses: Counter = Counter()
+    while time.monotonic() < until:
+        player, tally = TlsPlayer(https, 0), Tally()
+        try:
+            status, _headers, text, _s = player.request(tally, "GET", "/")
+            token = TOKEN.search(text)
+            player.game_path = "/"
+            body = f"csrfmiddlewaretoken={token.group(1) if token else ''}&deal_number="
+            status, *_ = player.request(tally, "POST", "/new/", body)
+        except (OSError, ConnectionError):
+            status = "closed"
+        statuses[status] += 1
+        player.conn.close()
+    return statuses
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=15, help="length of the baseline and of the attack")
+    parser.add_argument("--mint-seconds", type=float, default=60)
+    parser.add_argument("--parallel", type=int, default=24)
+    parser.add_argument("--length", type=int, default=1500, help="actions of each finished game")
+    parser.add_argument("--finished", type=int, default=8)
+    parser.add_argument("--playing", type=int, default=24)
+    parser.add_argument("--workers", type=int, default=1, help="gthread workers of each gunicorn server")
+    parser.add_argument("--threads", type=int, default=2)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory(prefix="addiction-costly-") as tmp_name, throwaway_postgres() as url:
+        tmp = Path(tmp_name)
+        tmp.chmod(0o755)
+        env = production_env(tmp, url)
+        env.pop("ADDICTION_RATE_NEW_GUEST_ADDRESS", None)  # the limits as shipped: one address, one person
+        manage(env, "migrate", "--noinput")
+        manage(env, "collectstatic", "--noinput")
+        setup = SETUP.format(length=args.length, finished=args.finished, playing=args.playing)
+        data = json.loads(manage(env, "shell", "--no-imports", "-c", setup).strip().splitlines()[-1])
+        with gunicorn(env, tmp, "app1", args) as (port1, _l1), gunicorn(env, tmp, "app2", args) as (port2, _l2):
+            with nginx(tmp, [port1, port2], one_address_one_person=True) as https:
+                visitor = TlsPlayer(https, 1)
+                visitor.cookies = {data["name"]: data["visitor"]}
+                visitor.game_path = f"/game/{data['mine']}/"
+                alone: list[float] = []
+                visit(visitor, time.monotonic() + args.seconds, alone)
+                first = TlsPlayer(https, 2)
+                first.cookies = {data["name"]: data["attacker"]}
+                first.request(Tally(), "GET", f"/game/{data['playing'][0]}/")
+                csrf = {"csrftoken": first.cookies.get("csrftoken", "")}
+                until = time.monotonic() + args.seconds
+                statuses: Counter = Counter()
+                attackers = [
+                    threading.Thread(target=attack, args=(https, data, until, statuses, index, csrf))
+                    for index in range(args.parallel)
+                ]
+                for thread in attackers:
+                    thread.start()
+                time.sleep(0.5)  # the attack under way
+                attacked: list[float] = []
+                visit(visitor, until, attacked)
+                for thread in attackers:
+                    thread.join()
+                minted = mint(https, time.monotonic() + args.mint_seconds)
+    print(f"the visitor's page, alone:        p50 {ms(alone, 0.5):7.1f} ms  p95 {ms(alone, 0.95):7.1f} ms")
+    print(
+        f"with {args.parallel} costly requests in flight: p50 {ms(attacked, 0.5):7.1f} ms  p95 {ms(attacked, 0.95):7.1f} ms"
+    )
+    print(
+        f"  ({len(alone)} and {len(attacked)} page loads; p50 ratio {statistics.median(attacked) / statistics.median(alone):.1f}x)"
+    )
+    print("the attacker's answers:", ", ".join(f"{key}: {count}" for key, count in sorted(statuses.items())))
+    games = minted.get(302, 0)
+    print(
+        f"one address without cookies, {args.mint_seconds:.0f} s: {games} games started "
+        f"({games * 60 / args.mint_seconds:.0f} a minute); answers: {dict(minted)}"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
