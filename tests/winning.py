@@ -26,6 +26,7 @@ For example::
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import random
 from dataclasses import dataclass
@@ -170,13 +171,21 @@ def play_win(
     return game
 
 
+@contextlib.contextmanager
+def paced_clock(step: timedelta = SECOND, *, start: datetime | None = None):
+    """The games' services see a clock that moves ``step`` on each time they read it (from
+    ``start``, or now): actions sent at a machine's pace are timed at a person's (docs/RULES.md,
+    "Human pace"), as a test that plays a win through the pages or a browser needs."""
+    moments = ((start or timezone.now()) + step * (number + 1) for number in itertools.count())
+    with mock.patch("games.services.timezone", SimpleNamespace(now=lambda: next(moments))):
+        yield
+
+
 def play_with_client(client, game: Game, actions, *, htmx: bool = True, step: timedelta | None = SECOND) -> Game:
     """Post ``actions`` to ``game`` through the pages, as the player behind ``client``, the
     server's clock moving ``step`` on for each (a person's pace: docs/RULES.md, "Human
     pace"); with ``step=None``, at the machine's own pace."""
-    moments = (game.started_at + step * (number + 1) for number in itertools.count()) if step else None
-    clock = SimpleNamespace(now=lambda: next(moments)) if moments else timezone
-    with mock.patch("games.services.timezone", clock):
+    with paced_clock(step, start=game.started_at) if step else contextlib.nullcontext():
         for kind, slot in actions:
             response = act(client, game, kind, slot=slot, htmx=htmx)
             assert response.status_code in (200, 302), (kind, slot, response.status_code)

@@ -15,7 +15,7 @@ from daily import deals
 from daily.models import DailySeed
 from games.models import Game
 from games.services import seed_digest
-from tests.winning import quick_win
+from tests.winning import paced_clock, quick_win
 
 PASSWORD = "plum-orchard-lantern-42"
 
@@ -51,7 +51,8 @@ def test_two_players_play_the_daily_and_both_stand_on_its_board(live_server, bro
     for name in ("ada", "bob"):
         User.objects.create_user(name, password=PASSWORD)
 
-    games = [play_the_daily(browser, live_server, name, win.actions) for name in ("ada", "bob")]
+    with paced_clock():  # the server times each click a second apart: a person's pace
+        games = [play_the_daily(browser, live_server, name, win.actions) for name in ("ada", "bob")]
     assert list(Game.objects.filter(pk__in=games).values_list("origin", "daily", "ranked")) == [
         ("daily", today, True),
         ("daily", today, True),
