@@ -176,12 +176,10 @@ def main() -> int:
                     thread.join()
                 minted = mint(https, time.monotonic() + args.mint_seconds)
     print(f"the visitor's page, alone:        p50 {ms(alone, 0.5):7.1f} ms  p95 {ms(alone, 0.95):7.1f} ms")
-    print(
-        f"with {args.parallel} costly requests in flight: p50 {ms(attacked, 0.5):7.1f} ms  p95 {ms(attacked, 0.95):7.1f} ms"
-    )
-    print(
-        f"  ({len(alone)} and {len(attacked)} page loads; p50 ratio {statistics.median(attacked) / statistics.median(alone):.1f}x)"
-    )
+    under = f"with {args.parallel} costly requests in flight:"
+    print(f"{under} p50 {ms(attacked, 0.5):7.1f} ms  p95 {ms(attacked, 0.95):7.1f} ms")
+    ratio = statistics.median(attacked) / statistics.median(alone)
+    print(f"  ({len(alone)} and {len(attacked)} page loads; p50 ratio {ratio:.1f}x)")
     print("the attacker's answers:", ", ".join(f"{key}: {count}" for key, count in sorted(statuses.items())))
     games = minted.get(302, 0)
     print(
