@@ -59,10 +59,9 @@ def lockout_response(request: HttpRequest, original_response=None, credentials=N
     return render(request, "registration/locked_out.html", context, status=settings.AXES_HTTP_RESPONSE_CODE)  # type: ignore[misc]  # axes' default
 
 
-# Sign-ups and password reset mails are counted in Django's default cache.  That is
-# LocMemCache, one per process: with several processes or servers, each allows its share
-# (ADDICTION_SIGNUPS_PER_HOUR, ADDICTION_PASSWORD_RESETS_PER_HOUR); a shared cache (Redis,
-# Memcached) in CACHES would make each limit one for the whole site.
+# Sign-ups and password reset mails are counted in Django's default cache, which every app
+# server shares (the database's, or Redis: settings.CACHES), so each limit
+# (ADDICTION_SIGNUPS_PER_HOUR, ADDICTION_PASSWORD_RESETS_PER_HOUR) is one for the whole site.
 
 
 def _address_key(kind: str, request: HttpRequest) -> str:

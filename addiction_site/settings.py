@@ -322,8 +322,7 @@ def axes_username(request, credentials=None):
 
 AXES_USERNAME_CALLABLE = axes_username
 
-# Accounts one address may create in any hour (accounts/throttle.py), counted in the default
-# cache: per process with LocMemCache, for the whole site with a shared cache.
+# Accounts one address may create in any hour (accounts/throttle.py), counted in the shared cache.
 ADDICTION_SIGNUPS_PER_HOUR = int(os.environ.get("ADDICTION_SIGNUPS_PER_HOUR", "10"))
 # Password reset mails one address may ask for in any hour, counted the same way.
 ADDICTION_PASSWORD_RESETS_PER_HOUR = int(os.environ.get("ADDICTION_PASSWORD_RESETS_PER_HOUR", "5"))
