@@ -329,7 +329,9 @@
     var table = grid.getBoundingClientRect();
     grid.querySelectorAll(".slot[data-card]").forEach(function (slot) {
       var box = slot.getBoundingClientRect();
-      if (slot.dataset.card) at[slot.dataset.card] = { slot: slot, left: box.left - table.left, top: box.top - table.top };
+      if (slot.dataset.card) {
+        at[slot.dataset.card] = { slot: slot, name: slot.dataset.slot, left: box.left - table.left, top: box.top - table.top };
+      }
     });
     return at;
   }
@@ -339,19 +341,27 @@
     if (!stood) return;
     var before = stood;
     stood = null;
+    slideFrom(before);
+  });
+  function slideFrom(before) {
     requestAnimationFrame(function () {
-      document.querySelectorAll("#grid .slot[data-card]").forEach(function (slot) {
+      // A gap never slides; a card still in the slot it had keeps any slide it is making
+      // there (so an answer that confirms a move drawn already does not cut its slide); a
+      // card in another slot slides there from where it stood, mid-slide or not.
+      document.querySelectorAll("#grid .slot.gap, #grid .slot:not([data-card])").forEach(function (slot) {
         slot.getAnimations().forEach(function (animation) { animation.cancel(); });
       });
       var now = cardsAt();
       Object.keys(now).forEach(function (card) {
         var from = before[card], to = now[card];
-        if (!from || (from.left === to.left && from.top === to.top)) return;
-        var shift = "translate(" + (from.left - to.left) + "px, " + (from.top - to.top) + "px)";
-        now[card].slot.animate([Object.assign({ transform: shift }, FLYING), Object.assign({ transform: "none" }, FLYING)], SLIDE);
+        if (!from || from.name === to.name) return;
+        to.slot.getAnimations().forEach(function (animation) { animation.cancel(); });
+        var table = document.getElementById("grid").getBoundingClientRect(), box = to.slot.getBoundingClientRect();
+        var shift = "translate(" + (from.left - (box.left - table.left)) + "px, " + (from.top - (box.top - table.top)) + "px)";
+        to.slot.animate([Object.assign({ transform: shift }, FLYING), Object.assign({ transform: "none" }, FLYING)], SLIDE);
       });
     });
-  });
+  }
 
   document.addEventListener("htmx:responseError", stopDemo);
   document.addEventListener("htmx:sendError", stopDemo);
@@ -393,7 +403,149 @@
     document.addEventListener("click", swallow, true);
     setTimeout(function () { document.removeEventListener("click", swallow, true); }, 0);
     if (!gap || !grid || !window.htmx) return;
-    postFrom(slotAt(was.from), grid.getAttribute("hx-post"), { slot: was.from, to: gap.dataset.slot });
+    play(was.from, gap.dataset.slot);
   });
   document.addEventListener("pointercancel", endDrag);
+
+  // Instant moves.  A click (a key, a drop) on a slot is drawn at once when the page's copy
+  // of the rule (rule.js) says it moves a card: the card in its gap, the counters, the marks
+  // of what can move now.  Then the move is posted as always, and the server's answer
+  // confirms it (the slots that changed, as drawn already) or corrects it: a refusal or a
+  // stale page (409/422) swaps in the server's table with its note.  Nothing is kept only in
+  // the page.  Moves made faster than the answers come wait in a queue, in order, each with
+  // the version it expects; the other actions (undo, shuffle, a hint...) wait until the
+  // queue is empty, and a refused move drops the moves queued after it.
+  var queue = [];  // {slot, to, move}: move is what was drawn ({from, to}), or null
+  var sending = null, waiting = [];  // the move in flight; the other actions waiting for the queue
+  var others = 0;  // the game's other requests in flight (a shuffle, a hint...): the queue waits for them
+  function tableOf(grid) {
+    var table = {};
+    grid.querySelectorAll("button.slot").forEach(function (slot) { table[slot.dataset.slot] = slot.dataset.card || ""; });
+    return table;
+  }
+  function drawMarks(grid) {
+    var table = tableOf(grid), marks = window.AddictionRule.marks(table);
+    grid.querySelectorAll("button.slot").forEach(function (slot) {
+      var name = slot.dataset.slot, card = table[name], classes = ["slot"];
+      if (card) {
+        classes.push("card");
+        if (card[1] === "H" || card[1] === "D") classes.push("red");
+        if (marks.locked[name]) classes.push("locked");
+        if (marks.movable[name]) classes.push("movable");
+      } else {
+        classes.push("gap");
+        if (marks.dead[name]) classes.push("dead");
+      }
+      var value = classes.join(" ");  // as presenters.SlotView.classes writes them, with no hint
+      if (slot.className !== value) slot.className = value;
+    });
+  }
+  // The card of ``move`` drawn in its gap, if the table still shows it where it was.
+  function drawMove(move) {
+    var from = slotAt(move.from), to = slotAt(move.to);
+    if (!from || !to || !from.dataset.card || to.dataset.card) return false;
+    to.replaceChildren.apply(to, Array.prototype.slice.call(from.childNodes));
+    to.dataset.card = from.dataset.card;
+    from.dataset.card = "";
+    return true;
+  }
+  function pendingMoves() {  // the moves drawn that no answer has counted yet
+    return queue.filter(function (item) { return item.move; }).length + (sending && sending.move && !sending.answered ? 1 : 0);
+  }
+  function drawCounters(grid) {
+    var moves = document.getElementById("moves-count");
+    if (moves) moves.textContent = String(Number(grid.dataset.moves || 0) + pendingMoves());
+  }
+  function play(slot, to) {
+    var grid = document.getElementById("grid");
+    if (!grid || grid.dataset.status !== "playing" || !window.htmx || !window.AddictionRule) return false;
+    // While another action is out (a shuffle deals a table the page cannot know), the click
+    // waits its turn undrawn, and the server decides on the table it then has.
+    var move = others ? null : window.AddictionRule.moveFor(tableOf(grid), slot, to);
+    if (move) {
+      var before = motion() ? cardsAt() : null;
+      drawMove(move);
+      drawMarks(grid);
+      if (grid.dataset.hint) grid.removeAttribute("data-hint");
+      if (before) slideFrom(before);
+    }
+    queue.push({ slot: slot, to: to || "", move: move });
+    drawCounters(grid);
+    sendNext();
+    return true;
+  }
+  function sendNext() {
+    var grid = document.getElementById("grid");
+    if (sending || others || !grid) return;
+    if (!queue.length) {
+      var later = waiting;
+      waiting = [];
+      later.forEach(function (issue) { issue(); });
+      return;
+    }
+    sending = queue.shift();
+    sending.xhr = null;  // the request htmx makes for it (htmx:beforeRequest)
+    var values = { slot: sending.slot, version: grid.dataset.version };
+    if (sending.to) values.to = sending.to;
+    postFrom(slotAt(sending.slot), grid.getAttribute("hx-post"), values);
+    if (sending && !sending.xhr) {  // htmx did not send it (the grid was busy after all): again shortly
+      queue.unshift(sending);
+      sending = null;
+      setTimeout(sendNext, 50);
+    }
+  }
+  // Each answer: the moves still queued are drawn again over what it swapped in (it knows
+  // only the moves before them), in the same task, so nothing flickers; a refusal, or a game
+  // that ended, drops them.
+  function redrawQueued(status) {
+    var grid = document.getElementById("grid");
+    if (!grid) return;
+    if (sending) sending.answered = true;  // the counters it swapped in count it
+    if (status !== 200 || grid.dataset.status !== "playing") queue = [];
+    var drawn = false;
+    queue.forEach(function (item) { if (item.move) drawn = drawMove(item.move) || drawn; });
+    if (drawn) drawMarks(grid);
+    drawCounters(grid);
+  }
+  document.addEventListener("table-changed", function () { redrawQueued(200); });
+  document.addEventListener("htmx:afterSwap", function (event) {
+    if (sending && event.detail.xhr === sending.xhr && event.detail.target && event.detail.target.id === "grid") {
+      redrawQueued(event.detail.xhr.status);
+    }
+  });
+  function ofTheGame(event) { var elt = event.detail.elt; return !!(elt && elt.closest && elt.closest(".game")); }
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    if (sending && !sending.xhr) sending.xhr = event.detail.xhr;
+    else if (ofTheGame(event) && event.detail.requestConfig && event.detail.requestConfig.verb === "post") {
+      event.detail.xhr.addictionOther = true;
+      others += 1;
+    }
+  });
+  document.addEventListener("htmx:afterRequest", function (event) {
+    if (event.detail.xhr && event.detail.xhr.addictionOther) {
+      event.detail.xhr.addictionOther = false;
+      others = Math.max(0, others - 1);
+      setTimeout(sendNext, 0);
+      return;
+    }
+    if (!sending || event.detail.xhr !== sending.xhr) return;
+    var status = event.detail.xhr ? event.detail.xhr.status : 0;
+    if (status !== 200) queue = [];  // refused, stale or lost: the server's table (or note) stands
+    sending = null;
+    setTimeout(sendNext, 0);  // once htmx has let the grid's request go (hx-sync)
+  });
+  // The table's own clicks (and Enter or Space on a slot) go through the queue.
+  document.addEventListener("click", function (event) {
+    var slot = event.target.closest && event.target.closest("#grid button.slot");
+    if (!slot || event.defaultPrevented) return;
+    if (play(slot.dataset.slot)) { event.preventDefault(); event.stopPropagation(); }
+  }, true);
+  // Any other action waits for the moves queued before it.
+  document.addEventListener("htmx:confirm", function (event) {
+    if (!(queue.length || sending) || event.detail.elt.closest && !event.detail.elt.closest(".game")) return;
+    if (sending && event.detail.elt === slotAt(sending.slot)) return;  // the queue's own post
+    event.preventDefault();
+    event.stopPropagation();  // its question (data-confirm, below) is asked when its turn comes
+    waiting.push(function () { event.detail.issueRequest(false); });
+  }, true);
 })();

@@ -1,0 +1,122 @@
+"""Instant moves (static/games/game.js, "Instant moves"; issue 26): a legal move is drawn in the
+page before the server answers, the answer confirms it without a change, quick clicks queue
+in order, a refused one repaints the server's table, and a click while a shuffle is out is
+not lost.  The server is slowed here, as a phone on mobile data would see it."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from games import views
+from games.models import Game
+from tests.browser.test_table_changes import GAME_URL, TABLE
+
+SLOW = 0.4  # seconds the server takes for each action here
+
+
+@pytest.fixture
+def slow_server(monkeypatch):
+    real = views.game_act
+
+    def slow(**kwargs):
+        time.sleep(SLOW)
+        return real(**kwargs)
+
+    monkeypatch.setattr(views, "game_act", slow)
+
+
+def open_deal(live_server, page: Page, deal: int = 1) -> int:
+    page.goto(f"{live_server.url}/deal/{deal}/")
+    page.get_by_role("button", name=f"Play deal #{deal}").click()
+    expect(page).to_have_url(GAME_URL)
+    return int(GAME_URL.search(page.url).group(1))
+
+
+# What the eye sees of each slot: its card, its marks (htmx's own request class aside) and face.
+# Its words for screen readers (aria-label) are the server's, in the player's language: they
+# come with the answer, which is also when the live region says the move.
+SEEN = """() => Array.from(document.querySelectorAll("#grid button.slot")).map(function (s) {
+  return [s.dataset.slot, s.dataset.card, s.className.replace(/ ?htmx-request/, ""), s.innerHTML];
+})"""
+
+
+# Click a movable card and read, in the same task, where its card is drawn now.
+CLICK_AND_LOOK = """() => {
+  var table = {};
+  document.querySelectorAll("#grid button.slot").forEach(function (s) { table[s.dataset.slot] = s.dataset.card; });
+  var card = document.querySelector("#grid .slot.movable");
+  var move = window.AddictionRule.moveFor(table, card.dataset.slot);
+  var t0 = performance.now();
+  card.click();
+  var target = document.querySelector('#grid [data-slot="' + move.to + '"]');
+  return {card: table[move.from], from: move.from, to: move.to, there: target.dataset.card,
+          left: card.dataset.card, ms: performance.now() - t0,
+          moves: document.getElementById("moves-count").textContent,
+          version: document.getElementById("grid").dataset.version};
+}"""
+
+
+def test_a_legal_move_is_drawn_before_the_answer_and_the_answer_changes_nothing(live_server, page: Page, slow_server):
+    pk = open_deal(live_server, page)
+    looked = page.evaluate(CLICK_AND_LOOK)
+    assert looked["there"] == looked["card"] and looked["left"] == ""  # drawn in the click's own task
+    assert (looked["moves"], looked["version"]) == ("1", "0")  # counted at once; the server has not answered
+    drawn = page.evaluate(SEEN)
+    expect(page.locator("#grid")).to_have_attribute("data-version", "1")
+    confirmed = page.evaluate(TABLE)
+    assert page.evaluate(SEEN) == drawn  # the server's answer changed nothing the page drew
+    page.reload()
+    assert page.evaluate(TABLE)["slots"] == confirmed["slots"]
+    assert Game.objects.get(pk=pk).version == 1
+
+
+def test_quick_clicks_queue_in_order_and_all_land(live_server, page: Page, slow_server):
+    pk = open_deal(live_server, page, deal=3)
+    for _ in range(4):
+        page.evaluate("() => document.querySelector('#grid .slot.movable').click()")
+    expect(page.locator("#moves-count")).to_have_text("4")
+    expect(page.locator("#grid")).to_have_attribute("data-version", "4", timeout=10_000)
+    shown = page.evaluate(TABLE)
+    page.reload()
+    assert page.evaluate(TABLE)["slots"] == shown["slots"]
+    assert Game.objects.get(pk=pk).version == 4
+
+
+def test_a_refused_click_in_the_queue_repaints_the_servers_table(live_server, page: Page, slow_server):
+    pk = open_deal(live_server, page)
+    page.evaluate("""() => {
+      document.querySelector('#grid .slot.movable').click();
+      var stuck = document.querySelector('#grid .slot.card:not(.movable):not(.locked)');
+      stuck.click();
+      document.querySelector('#grid .slot.movable').click();
+    }""")
+    expect(page.locator("#status .note .warning")).to_contain_text("cannot move", timeout=10_000)
+    expect(page.locator("#grid")).to_have_attribute("data-version", "1")
+    time.sleep(SLOW * 2)  # nothing queued after the refusal is sent
+    assert Game.objects.get(pk=pk).version == 1
+    shown = page.evaluate(TABLE)
+    page.reload()
+    assert page.evaluate(TABLE)["slots"] == shown["slots"]
+
+
+def test_a_click_right_after_a_shuffle_is_not_lost(live_server, page: Page, slow_server):
+    """It used to be dropped (the grid took one request at a time); now it waits for the
+    shuffle and the server decides it on the table the shuffle dealt."""
+    pk = open_deal(live_server, page)
+    page.evaluate("() => document.querySelector('#grid .slot.movable').click()")
+    expect(page.locator("#grid")).to_have_attribute("data-version", "1", timeout=10_000)
+    posts = []
+    page.on("request", lambda request: posts.append(request.url) if request.method == "POST" else None)
+    page.locator("#status button[formaction$='/shuffle/']").click()
+    page.evaluate("() => document.querySelector('#grid .slot.card').click()")  # before the new deal is shown
+    expect(page.locator("#grid")).to_have_attribute("data-shuffles-left", "2", timeout=10_000)
+    deadline = time.monotonic() + 10
+    while len(posts) < 2 and time.monotonic() < deadline:
+        page.wait_for_timeout(50)
+    assert [url.rsplit("/", 2)[-2] for url in posts] == ["shuffle", "move"]  # in the order clicked
+    page.wait_for_load_state("networkidle")
+    game = Game.objects.get(pk=pk)
+    assert game.shuffles_used == 1 and game.version in (2, 3)  # the move taken, or refused on the new table
