@@ -81,7 +81,8 @@ new MutationObserver(function (records) {
   probe.drawn.push(probe.drawnAt === null ? now - probe.t0 : probe.drawnAt);
   probe.t0 = null;
   if (probe.resolve) probe.resolve(probe.times.length);
-}).observe(document, {childList: true, subtree: true, attributes: true, attributeFilter: ["data-version", "data-card"]});
+}).observe(document, {childList: true, subtree: true, attributes: true,
+                      attributeFilter: ["data-version", "data-card"]});
 """
 # The sizes of the last answer to a move, and its time from the request's start to the answer's last byte.
 LAST_MOVE_SIZES = """() => {

@@ -90,7 +90,7 @@
   });
   // The S key says the counters: "Deal #1, Moves 12, Shuffles left 2, Time 1:04.3".
   document.addEventListener("keydown", function (event) {
-    if (event.key !== "s" && event.key !== "S") return;
+    if (event.key !== "s" || event.shiftKey) return;  // Shift+S shuffles (below)
     if (event.ctrlKey || event.metaKey || event.altKey) return;
     if (event.target.closest && event.target.closest("input, textarea, select")) return;
     var counters = document.querySelectorAll("#status .counters > div");
@@ -548,4 +548,75 @@
     event.stopPropagation();  // its question (data-confirm, below) is asked when its turn comes
     waiting.push(function () { event.detail.issueRequest(false); });
   }, true);
+
+  // The game's keys (games/_keys.html lists them): U or Ctrl+Z undo, Shift+U, Ctrl+Y or
+  // Ctrl+Shift+Z redo, Shift+S shuffle (asking first while a card can still move), N a new
+  // game once this one has ended, ? the list of keys.  Never while typing in a field.
+  function typing(target) { return !!(target.closest && target.closest("input, textarea, select, [contenteditable]")); }
+  function press(id, question) {
+    var button = document.getElementById(id);
+    if (!button || button.disabled) return false;
+    if (question && !window.confirm(question)) return true;
+    // A button htmx has just swapped in is its own once htmx has settled it (a boosted form
+    // posted before that would go without htmx, and without the CSRF header).
+    (function click() {
+      if (document.querySelector(".htmx-settling, .htmx-added")) return setTimeout(click, 25);
+      var current = document.getElementById(id);
+      if (current && !current.disabled) current.click();
+    })();
+    return true;
+  }
+  document.addEventListener("keydown", function (event) {
+    if (typing(event.target) || event.altKey) return;
+    var key = event.key.length === 1 ? event.key.toLowerCase() : event.key, control = event.ctrlKey || event.metaKey;
+    var dialog = document.getElementById("keys-dialog");
+    var done = false;
+    if (event.key === "?" && dialog && dialog.showModal) {
+      if (dialog.open) dialog.close(); else dialog.showModal();
+      done = true;
+    } else if (dialog && dialog.open) {
+      return;  // the dialog's own keys (Escape closes it)
+    } else if (control && key === "z") {
+      done = press(event.shiftKey ? "redo-button" : "undo-button");
+    } else if (control && key === "y") {
+      done = press("redo-button");
+    } else if (control) {
+      return;
+    } else if (key === "u") {
+      done = press(event.shiftKey ? "redo-button" : "undo-button");
+    } else if (key === "s" && event.shiftKey) {
+      var shuffle = document.getElementById("shuffle-button");
+      done = press("shuffle-button", shuffle && shuffle.dataset.keyConfirm);
+    } else if (key === "g") {  // the next gap a card can fill (Shift: the one before), in the table's order
+      var gaps = Array.prototype.slice.call(document.querySelectorAll("#grid button.slot.gap:not(.dead)"));
+      if (gaps.length) {
+        var all = Array.prototype.slice.call(document.querySelectorAll("#grid button.slot"));
+        var at = all.indexOf(document.activeElement), order = gaps.map(function (gap) { return all.indexOf(gap); });
+        var pick = event.shiftKey
+          ? gaps.filter(function (gap, i) { return order[i] < at; }).pop() || gaps[gaps.length - 1]
+          : gaps.filter(function (gap, i) { return order[i] > at; })[0] || gaps[0];
+        rove(pick.dataset.slot);
+        pick.focus();
+        done = true;
+      }
+    } else if (key === "n" && !event.shiftKey) {
+      var grid = document.getElementById("grid");
+      done = !!grid && grid.dataset.status !== "playing" && press("new-game-button");
+    }
+    if (done) event.preventDefault();
+  });
+  // "All keys (?)" opens the list in the page; without scripts it is the rules page's.
+  document.addEventListener("click", function (event) {
+    var link = event.target.closest && event.target.closest("#keys-link");
+    var dialog = document.getElementById("keys-dialog");
+    if (!link || !dialog || !dialog.showModal) return;
+    event.preventDefault();
+    dialog.showModal();
+  });
+  // The skip link lands on the table's tab stop, where the arrows work.
+  document.addEventListener("click", function (event) {
+    if (!(event.target.closest && event.target.closest("#skip-to-table"))) return;
+    var target = rove();
+    if (target) { event.preventDefault(); target.focus(); }
+  });
 })();
