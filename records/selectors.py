@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import date, datetime, timedelta
+from datetime import UTC, date, datetime, timedelta
 
 from django.contrib.auth.models import User
 from django.core.paginator import Page, Paginator
@@ -55,6 +55,39 @@ def personal_bests(game: Game) -> list[tuple[BoardEntry, int]]:
         return []
     entries = on_boards(BoardEntry.objects.filter(game=game)).order_by("scope", "board")
     return [(entry, rank_of(entry)) for entry in entries]
+
+
+def scope_wins(owner_id: int, scope: str) -> QuerySet[Game]:
+    """A player's ranked wins that stand in ``scope`` (records.services.board_scopes decides
+    which scopes a win enters; this is the same rule read the other way)."""
+    wins = Game.objects.filter(owner_id=owner_id, status=engine.Status.WON, ranked=True)
+    kind, _colon, value = scope.partition(":")
+    if kind == "daily":
+        return wins.filter(origin=Game.Origin.DAILY, daily=date.fromisoformat(value))
+    if kind == "deal":
+        return wins.filter(origin__in=[Game.Origin.RANDOM, Game.Origin.CHOSEN], deal_number=int(value))
+    random = wins.filter(origin=Game.Origin.RANDOM)
+    if kind == "week":
+        year, week = value.split("-W")
+        first = date.fromisocalendar(int(year), int(week), 1)
+        return random.filter(finished_at__gte=_utc_midnight(first), finished_at__lt=_utc_midnight(first + timedelta(7)))
+    if kind == "day":
+        day = date.fromisoformat(value)
+        return random.filter(finished_at__gte=_utc_midnight(day), finished_at__lt=_utc_midnight(day + timedelta(1)))
+    return random  # scopes.ALL
+
+
+def _utc_midnight(day: date) -> datetime:
+    return datetime.combine(day, datetime.min.time(), tzinfo=UTC)
+
+
+def previous_best(game: Game, entry: BoardEntry) -> int | None:
+    """The player's best figure on ``entry``'s board and scope before ``game`` won there
+    (milliseconds or moves), or None if this is their first win there."""
+    figure = "elapsed_ms" if entry.board == BoardEntry.Board.TIME else "moves"
+    other = "moves" if figure == "elapsed_ms" else "elapsed_ms"
+    earlier = scope_wins(game.owner_id, entry.scope).filter(finished_at__lt=game.finished_at).exclude(pk=game.pk)  # type: ignore[arg-type]
+    return earlier.order_by(figure, other, "finished_at").values_list(figure, flat=True).first()
 
 
 def board_page(*, board: str, scope: str, page: str | int | None) -> Page:

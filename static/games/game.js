@@ -79,14 +79,29 @@
   }
   // After each action: what it did (the server's words in #said) and the note; once per
   // answer, though its grid and its status bar each settle.
+  // Each thing once: not what is hidden (the list of bests, which the record's sentence says),
+  // not the verdict's placeholder (the verdict is said when it comes), not the "assisted"
+  // sentence that stays under every move of an assisted game (it is said with the hint).
+  var QUIET = "[hidden], .assisted, .verdict:not([data-verdict])";
+  function sayable(element) {
+    var copy = element.cloneNode(true);
+    copy.querySelectorAll(QUIET).forEach(function (quiet) { quiet.remove(); });
+    return copy.textContent;
+  }
   var announced = {};
   document.addEventListener("htmx:afterSettle", function (event) {
     if (!firstFor(event, announced)) return;
+    var path = (event.detail.pathInfo && event.detail.pathInfo.requestPath) || "";
+    if (/\/verdict\/$/.test(path)) {  // the verdict, come in after the end: it alone
+      var verdict = document.querySelector("#status [data-verdict]");
+      return verdict ? announce(verdict.textContent) : undefined;
+    }
     var note = document.querySelector("#status .note");
     var said = document.getElementById("said");
     if (!note) return;
     var words = said ? said.textContent.trim() : "";
-    announce((words ? words + ". " : "") + note.textContent);
+    var assisted = /\/hint\/$/.test(path) && note.querySelector(".assisted");
+    announce((words ? words + ". " : "") + sayable(note) + (assisted ? " " + assisted.textContent : ""));
   });
   // The S key says the counters: "Deal #1, Moves 12, Shuffles left 2, Time 1:04.3".
   document.addEventListener("keydown", function (event) {

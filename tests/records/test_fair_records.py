@@ -130,6 +130,10 @@ def test_the_end_of_a_best_win_says_so_with_its_rank():
     assert ranks[("time", "all")] == "1"  # faster than bob
     assert ranks[("moves", "all")] == "2"  # more moves than bob
     assert "Your best on Best time, all time: rank 1." in bests.text
+    record = parse_html(logged_in(ada).get(f"/game/{game.pk}/")).find(id="record").text
+    # One sentence for every board improved, with the old figure where there was one.
+    assert record.startswith("New record: Best time ") and "your first (all time #1" in record
+    assert "Fewest moves" in record and "all time #2" in record
     assert "celebrate" in parse_html(logged_in(ada).get(f"/game/{game.pk}/")).find("p", class_="won").classes
 
 
@@ -220,3 +224,15 @@ def test_a_ranked_game_is_public_and_others_stay_private():
     board = parse_html(stranger.get("/leaderboards/")).find(id="board")
     assert board.find_all("a", href=f"/game/{ranked.pk}/replay/")
     assert parse_html(stranger.get("/players/ada/")).find_all("a", href=f"/game/{ranked.pk}/replay/")
+
+
+def test_a_record_says_the_old_figure_it_beat():
+    ada = account("ada")
+    win = quick_win()
+    play_win(user_owner(ada), win, start=timezone.now() - 7200 * SECOND, step=3 * SECOND)
+    faster = play_win(user_owner(ada), win, start=timezone.now() - 600 * SECOND, step=2 * SECOND)
+    record = parse_html(logged_in(ada).get(f"/game/{faster.pk}/")).find(id="record").text
+    was = (len(win.actions) - 1) * 3
+    assert f"was {was // 60}:{was % 60:02d}.0 (all time #1" in record, record
+    # The same moves, in less time: that board's tie goes to the faster, so it is a record too.
+    assert f"Fewest moves {faster.moves}, was {faster.moves} (all time #1" in record, record

@@ -1,0 +1,46 @@
+"""The live region says each thing once (issue 26): a loss without the verdict's placeholder,
+then the verdict when it comes; an assisted game's "not ranked" sentence with the hint, not
+after every move."""
+
+from __future__ import annotations
+
+from playwright.sync_api import Page, expect
+
+from tests.browser.test_instant_moves import open_deal
+from tests.browser.test_keys import settled
+
+HEARD = """() => {
+  window.heard = [];
+  new MutationObserver(function () {
+    var text = document.getElementById("announcer").textContent.trim();
+    if (text) window.heard.push(text);
+  }).observe(document.getElementById("announcer"), {childList: true, characterData: true, subtree: true});
+}"""
+
+
+def test_a_loss_is_said_once_and_then_its_verdict(live_server, page: Page):
+    open_deal(live_server, page)
+    page.evaluate(HEARD)
+    page.on("dialog", lambda dialog: dialog.accept())
+    page.locator("#status button[formaction$='/resign/']").click()
+    expect(page.locator("#status [data-verdict]")).to_have_count(1)
+    page.wait_for_timeout(300)
+    heard = page.evaluate("window.heard")
+    assert len(heard) == 2, heard
+    assert "You gave up this game" in heard[0] and "Could I have won" not in heard[0]
+    assert "You gave up" not in heard[1] and heard[1] == page.locator("#status [data-verdict]").inner_text().strip()
+
+
+def test_the_not_ranked_sentence_comes_with_the_hint_not_with_every_move(live_server, page: Page):
+    open_deal(live_server, page)
+    page.evaluate(HEARD)
+    page.on("dialog", lambda dialog: dialog.accept())
+    page.locator("#hint-button").click()
+    settled(page, 0)
+    expect(page.locator("#status .assisted")).to_have_count(1)
+    page.wait_for_function("() => window.heard.length >= 1")
+    page.locator("#grid .slot.movable").first.click()
+    settled(page, 1)
+    page.wait_for_function("() => window.heard.length >= 2")
+    heard = page.evaluate("window.heard")
+    assert "not ranked" in heard[0] and "not ranked" not in heard[-1], heard
