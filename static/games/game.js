@@ -159,6 +159,19 @@
     if (slot) rove(slot.dataset.slot);
   });
 
+  // The table turned a quarter on a phone held upright (site.css, the same query).
+  function turned() { return !!(window.matchMedia && window.matchMedia("(max-width: 700px) and (orientation: portrait)").matches); }
+  // The note that says so, once: closed, it stays closed in this browser.
+  document.addEventListener("DOMContentLoaded", function () {
+    var note = document.getElementById("turned-note");
+    try { if (note && window.localStorage.getItem("addiction-turned-note") === "seen") note.hidden = true; } catch (e) { /* no storage */ }
+  });
+  document.addEventListener("click", function (event) {
+    if (!(event.target.closest && event.target.closest("#turned-note-close"))) return;
+    document.getElementById("turned-note").hidden = true;
+    try { window.localStorage.setItem("addiction-turned-note", "seen"); } catch (e) { /* no storage */ }
+  });
+
   // Arrow keys move the focus around the table, as a grid (wrapping at its edges); Home and
   // End go to a row's ends, with Ctrl to the table's.  Enter and Space press the slot.
   document.addEventListener("keydown", function (event) {
@@ -166,6 +179,7 @@
     if (!slot || event.altKey || event.metaKey) return;
     var rc = slot.dataset.slot.split("-").map(Number), row = rc[0], col = rc[1];
     var step = { ArrowLeft: [0, -1], ArrowRight: [0, 1], ArrowUp: [-1, 0], ArrowDown: [1, 0] }[event.key];
+    if (step && turned()) step = [step[1], step[0]];  // upright on a phone, a row of the game runs down the screen
     if (step) { row = (row + step[0] + 4) % 4; col = (col + step[1] + 13) % 13; }
     else if (event.key === "Home") { col = 0; if (event.ctrlKey) row = 0; }
     else if (event.key === "End") { col = 12; if (event.ctrlKey) row = 3; }

@@ -1,0 +1,69 @@
+"""The board on a phone held upright is turned a quarter (issue 26): cards at least 44 px on
+their smaller side with a large index, each game row a column read downwards, the arrow keys
+turned with it; and nothing scrolls sideways at 390x844, 844x390 or 820x1180, the replay's
+controls and a won game's end screen with all its bests included."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from django.utils import timezone
+from playwright.sync_api import Browser, expect
+
+from tests.browser.test_small_screens import LONGEST, ada, box, log_in, playing  # noqa: F401 - ada: a fixture
+from tests.winning import play_win, quick_win, user_owner
+
+SIZES = [(390, 844), (844, 390), (820, 1180)]
+
+
+def test_upright_the_table_is_turned_with_cards_a_thumb_can_hit(live_server, browser: Browser, ada):  # noqa: F811
+    game = playing(ada, 123_456_789)
+    context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True)
+    try:
+        page = context.new_page()
+        log_in(page, live_server)
+        page.goto(f"{live_server.url}/game/{game.pk}/")
+        first, below, beside = (box(page, f'#grid [data-slot="{slot}"]') for slot in ("0-0", "0-1", "1-0"))
+        assert min(first["width"], first["height"]) >= 44, first
+        assert abs(below["x"] - first["x"]) < 1 and below["y"] > first["y"]  # a game row runs down the screen
+        assert abs(beside["y"] - first["y"]) < 1 and beside["x"] > first["x"]  # the next row is the next column
+        rank = page.eval_on_selector("#grid .card .rank", "el => parseFloat(getComputedStyle(el).fontSize)")
+        assert rank >= 20, f"the rank is drawn in {rank}px type"
+        label = page.locator('#grid [data-slot="0-1"]').get_attribute("aria-label")
+        assert "row 1, column 2" in label  # the words keep the game's rows
+        expect(page.locator("#turned-note")).to_be_visible()
+        page.locator("#turned-note-close").click()
+        page.reload()
+        expect(page.locator("#turned-note")).to_be_hidden()  # told once
+        page.locator('#grid [data-slot="0-0"]').focus()
+        page.keyboard.press("ArrowDown")
+        assert page.evaluate("() => document.activeElement.dataset.slot") == "0-1"
+        page.keyboard.press("ArrowRight")
+        assert page.evaluate("() => document.activeElement.dataset.slot") == "1-1"
+    finally:
+        context.close()
+
+
+def test_no_page_scrolls_sideways_at_phone_and_tablet_sizes(live_server, browser: Browser, ada):  # noqa: F811
+    win = play_win(user_owner(ada), quick_win(), start=timezone.now() - timedelta(minutes=10))
+    for width, height in SIZES:
+        context = browser.new_context(viewport={"width": width, "height": height}, has_touch=True)
+        try:
+            page = context.new_page()
+            log_in(page, live_server)
+            for path in (f"/game/{win.pk}/", f"/game/{win.pk}/replay/", f"/game/{win.pk}/replay/5/", "/how-to-play/"):
+                page.goto(f"{live_server.url}{path}")
+                wide = page.evaluate("() => document.documentElement.scrollWidth")
+                assert wide <= width, (width, height, path, wide)
+                outside = page.evaluate(
+                    """(width) => Array.from(document.querySelectorAll('main button, main a')).filter(function (e) {
+                      var r = e.getBoundingClientRect();
+                      return r.width && (r.left < -1 || r.right > width + 1);
+                    }).map(function (e) { return e.textContent.trim(); })""",
+                    width,
+                )
+                assert outside == [], (width, height, path, outside)
+            page.goto(f"{live_server.url}/game/{win.pk}/")
+            expect(page.locator("#record")).to_contain_text("New record")
+        finally:
+            context.close()
