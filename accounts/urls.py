@@ -12,6 +12,7 @@ urlpatterns = [
     path("accounts/email/confirm/<str:token>/", views.email_change_confirm_page, name="email_change_confirm"),
     path("accounts/data/", views.account_data_download, name="account_data"),
     path("accounts/delete/", views.account_delete_page, name="account_delete"),
+    path("accounts/deleted/", views.account_deleted_page, name="account_deleted"),
     path("privacy/", views.privacy, name="privacy"),
 ]
 

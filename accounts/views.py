@@ -163,8 +163,14 @@ def account_delete_page(request: HttpRequest) -> HttpResponse:
         player = _player(request)
         logout(request)
         account_delete(user=player)
-        return render(request, "registration/account_deleted.html")
+        return redirect("accounts:account_deleted")  # a reload shows the page again, and resends nothing
     return render(request, "registration/account_delete.html", {"form": form}, status=400 if form.errors else 200)
+
+
+@require_safe
+def account_deleted_page(request: HttpRequest) -> HttpResponse:
+    """Where deleting an account lands: it says so, and what went with it."""
+    return render(request, "registration/account_deleted.html")
 
 
 @require_safe

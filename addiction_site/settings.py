@@ -369,7 +369,14 @@ EMAIL_HOST_USER, EMAIL_HOST_PASSWORD = _mail.user, _mail.password
 EMAIL_USE_TLS, EMAIL_USE_SSL = _mail.use_tls, _mail.use_ssl
 EMAIL_TIMEOUT = 10  # seconds: a mail server that hangs must not hold a worker for long
 ADDICTION_MAIL_CONFIGURED = _mail.configured
-DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "webmaster@localhost")
+# The sender of the site's mails: DEFAULT_FROM_EMAIL, or "Addiction <noreply@HOST>" for the
+# first host name the site serves (mail servers refuse webmaster@localhost, Django's default).
+_mail_host = next(
+    (host.lstrip(".") for host in ALLOWED_HOSTS if host not in ("*", "localhost", "127.0.0.1", "[::1]")), ""
+)
+DEFAULT_FROM_EMAIL = os.environ.get(
+    "DEFAULT_FROM_EMAIL", f"Addiction <noreply@{_mail_host}>" if _mail_host else "Addiction <noreply@localhost>"
+)
 
 # Production hardening; each can be relaxed by environment for a setup behind a TLS proxy.
 if not DEBUG:

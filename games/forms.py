@@ -64,3 +64,13 @@ class SettingsForm(forms.Form):
         widget=forms.RadioSelect,
         choices=[("auto", _("As the device")), ("on", _("Cards slide")), ("off", _("No animation"))],
     )
+    deck = forms.ChoiceField(
+        label=_("Suit colours"),
+        widget=forms.RadioSelect,
+        choices=[
+            ("two", _("Two colours: hearts and diamonds red, spades and clubs black")),
+            ("four", _("Four colours: spades black, hearts red, diamonds blue, clubs green")),
+        ],
+        help_text=_("Four colours tell every suit apart at a glance, and help if red and black are hard to tell."),
+        required=False,  # a form of before this choice: the usual deck
+    )

@@ -10,6 +10,7 @@ from django.utils.translation import get_language
 MARK_MOVABLE_COOKIE = "addiction_mark_movable"  # "0" when the player turned the marking off
 THEME_COOKIE = "addiction_theme"  # "light" or "dark"; none (or "auto") follows the device
 MOTION_COOKIE = "addiction_motion"  # "on" or "off"; none (or "auto") follows the device
+DECK_COOKIE = "addiction_deck"  # "four": a four-colour deck; none: the usual red and black
 
 
 def marks_movable(request: HttpRequest) -> bool:
@@ -25,6 +26,7 @@ def chosen(request: HttpRequest) -> dict:
         "mark_movable": marks_movable(request),
         "theme": theme if theme in ("light", "dark") else "auto",
         "motion": motion if motion in ("on", "off") else "auto",
+        "deck": "four" if request.COOKIES.get(DECK_COOKIE) == "four" else "two",
     }
 
 

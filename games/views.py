@@ -27,7 +27,7 @@ from addiction_site.ownership import SiteRequest, become_guest, set_lasting_cook
 from games import engine, pace
 from games.forms import ActionForm, MoveForm, NewGameForm, SettingsForm
 from games.models import Game
-from games.preferences import MARK_MOVABLE_COOKIE, MOTION_COOKIE, THEME_COOKIE, chosen, drawn_as
+from games.preferences import DECK_COOKIE, MARK_MOVABLE_COOKIE, MOTION_COOKIE, THEME_COOKIE, chosen, drawn_as
 from games.presenters import (
     STALE,
     break_words,
@@ -303,7 +303,8 @@ def settings_page(request: HttpRequest) -> HttpResponse:
     response = HttpResponseRedirect(_back(request, request.path))
     data = form.cleaned_data
     set_lasting_cookie(response, MARK_MOVABLE_COOKIE, "1" if data["mark_movable"] else "0")
-    for name, value in ((THEME_COOKIE, data["theme"]), (MOTION_COOKIE, data["motion"])):
+    deck = "four" if data["deck"] == "four" else "auto"
+    for name, value in ((THEME_COOKIE, data["theme"]), (MOTION_COOKIE, data["motion"]), (DECK_COOKIE, deck)):
         if value == "auto":
             response.delete_cookie(name, samesite="Lax")
         else:

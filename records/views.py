@@ -27,6 +27,7 @@ from records.selectors import (
     profile_entries,
     profile_of,
     profile_player,
+    rank_of,
     replay_step,
 )
 from records.services import game_verdict, game_verify
@@ -87,7 +88,7 @@ def profile(request: SiteRequest, username: str) -> HttpResponse:
             "record": record,
             "chart": chart_points(record.wins),
             "hidden": hidden,
-            "board_games": profile_entries(player),
+            "board_games": [(entry, rank_of(entry)) for entry in profile_entries(player)],
         },
     )
 

@@ -187,7 +187,8 @@ def test_the_right_password_deletes_the_account_and_all_of_its_data_and_nothing_
     ada_games = list(Game.objects.filter(owner=ada).values_list("pk", flat=True))
     with caplog.at_level(logging.INFO, logger="accounts"):
         response = delete_account(ada_client)
-    assert response.status_code == 200
+    assert (response.status_code, response["Location"]) == (302, "/accounts/deleted/")  # no form to resend
+    response = ada_client.get(response["Location"])
     assert "Account deleted" in text_of(response) and "you are logged out" in text_of(response)
     assert not User.objects.filter(username="ada").exists()
     assert not Game.objects.filter(pk__in=ada_games).exists()
@@ -238,3 +239,20 @@ def test_the_privacy_page_names_each_cookie_and_each_duration_from_the_settings(
     assert "30 minutes after the last failure" in text
     assert "It lasts 365 days from the last day you used the site" in text
     assert page.find_all("a", href="/accounts/login/?next=/accounts/")
+
+
+def test_the_mails_sender_is_the_sites_own_name_not_webmaster_at_localhost(monkeypatch):
+    """Issue 26: Django's default sender is refused by mail servers; ours names the site."""
+    import importlib
+
+    import addiction_site.settings as site_settings
+
+    monkeypatch.setenv("DJANGO_ALLOWED_HOSTS", "play.example.org,www.play.example.org")
+    monkeypatch.delenv("DEFAULT_FROM_EMAIL", raising=False)
+    try:
+        assert importlib.reload(site_settings).DEFAULT_FROM_EMAIL == "Addiction <noreply@play.example.org>"
+        monkeypatch.setenv("DEFAULT_FROM_EMAIL", "Games <games@example.org>")
+        assert importlib.reload(site_settings).DEFAULT_FROM_EMAIL == "Games <games@example.org>"
+    finally:
+        monkeypatch.undo()
+        importlib.reload(site_settings)

@@ -243,3 +243,14 @@ def test_a_hint_is_asked_by_post_only(client):
     game = new_game(client, 1)
     assert client.get(f"/game/{game.pk}/hint/").status_code == 405
     assert not Game.objects.get(pk=game.pk).assisted
+
+
+def test_a_game_given_up_before_any_shuffle_has_a_verdict_about_the_deal(client, monkeypatch):
+    """Issue 26: given up with every shuffle left, the verdict says what it judged: the deal."""
+    game = new_game(client, 1)
+    act(client, game, "resign")
+    monkeypatch.setattr(solver, "solve", lambda position, budget: solver.SolveResult(solver.Verdict.PROVED_LOST, [], 1))
+    page = text_of(client.get(f"/game/{game.pk}/"))
+    assert "Could I have won from the deal, with no shuffle?" in page and "last shuffle" not in page
+    words = text_of(client.get(f"/game/{game.pk}/verdict/"))
+    assert "No win was possible from the deal without a shuffle" in words and "last shuffle" not in words

@@ -192,3 +192,19 @@ def test_the_favicon_the_manifest_and_the_home_screen_icons(client):
             assert f"{width}x{height}" == icon["sizes"]
         else:
             assert body.startswith(b"<svg")
+
+
+def test_the_four_colour_deck_is_a_setting_kept_in_this_browser(client):
+    """Issue 26: spades black, hearts red, diamonds blue, clubs green, as a choice."""
+    assert 'data-deck="four"' not in client.get("/how-to-play/").content.decode()
+    saved = client.post("/settings/", {"theme": "auto", "motion": "auto", "deck": "four", "next": "/how-to-play/"})
+    assert saved.status_code == 302 and saved.cookies["addiction_deck"].value == "four"
+    assert 'data-deck="four"' in client.get("/how-to-play/").content.decode()
+    assert "checked" in parse_html(client.get("/settings/")).find("input", name="deck", value="four").attrs
+    back = client.post("/settings/", {"theme": "auto", "motion": "auto", "deck": "two"})
+    assert back.cookies["addiction_deck"]["max-age"] == 0
+    css = (Path(__file__).resolve().parents[2] / "static/games/site.css").read_text()
+    assert (
+        ':root[data-deck="four"] .card[data-card$="D"]' in css
+        and ':root[data-deck="four"] .card[data-card$="C"]' in css
+    )

@@ -236,3 +236,16 @@ def test_a_record_says_the_old_figure_it_beat():
     assert f"was {was // 60}:{was % 60:02d}.0 (all time #1" in record, record
     # The same moves, in less time: that board's tie goes to the faster, so it is a record too.
     assert f"Fewest moves {faster.moves}, was {faster.moves} (all time #1" in record, record
+
+
+def test_the_profile_says_each_board_entrys_time_moves_and_rank(client):
+    ada, bob = account("ada"), account("bob")
+    win = quick_win()
+    play_win(user_owner(bob), win, start=timezone.now() - 3600 * SECOND, step=3 * SECOND)
+    game = play_win(user_owner(ada), win, start=timezone.now() - 600 * SECOND, step=2 * SECOND)
+    items = {
+        item["data-board"]: item for item in parse_html(client.get("/players/ada/")).find_all("li", data_board=True)
+    }
+    time = f"{(len(win.actions) - 1) * 2 // 60}:{(len(win.actions) - 1) * 2 % 60:02d}.0"
+    assert f"Best time, all time: {time} in {game.moves} moves, rank #1" in items["time"].text
+    assert f"Fewest moves, all time: {game.moves} moves in {time}, rank #1" in items["moves"].text
