@@ -6,6 +6,7 @@ build on these (records/presenters.py)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import NamedTuple
 
 from django.conf import settings
@@ -508,3 +509,62 @@ def hint_wait_words(wait: int) -> str:
         "Too many hints were asked for from here. Try again in %(seconds)d seconds.",
         wait,
     ) % {"seconds": wait}
+
+
+@dataclass(frozen=True)
+class Picture:
+    """A table drawn as a picture for the rules page: its slots, and what it shows in words."""
+
+    name: str
+    slots: list
+    caption: str
+
+
+@lru_cache(maxsize=1)
+def _rules_states() -> tuple:
+    """The rules page's example tables, played by the engine (the same each time): a deal, the
+    table after its first move, a table with cards in place, and that table after a shuffle."""
+    import random
+
+    deal = engine.GameState.start(deal_number=1, seed=2026)
+    first = deal.position.legal_moves()[0]
+    moved = deal.play(first)
+    rng, state = random.Random(7), deal
+    while len(state.position.locked()) < 5 and state.shuffles_left > 1:
+        moves = state.position.legal_moves()
+        state = state.play(rng.choice(moves)) if moves else state.act(engine.ActionKind.SHUFFLE)[0]
+    locked = state
+    shuffled, _move = locked.act(engine.ActionKind.SHUFFLE)
+    return deal, (moved, first), locked, shuffled
+
+
+def rules_pictures() -> list[Picture]:
+    """The rules page's pictures (issue 26), each drawn by the table's own templates."""
+    deal, (moved, first), locked, shuffled = _rules_states()
+    after_move = table_slots(moved, replay=True)
+    row, col = first.dst
+    after_move[row][col] = after_move[row][col]._replace(moved=True)
+    in_place = len(locked.position.locked())
+    return [
+        Picture(
+            "deal",
+            table_slots(deal, replay=True),
+            _("The deal: 48 cards in 4 rows of 13, and 4 gaps where the aces were."),
+        ),
+        Picture("move", after_move, _("A move: %(move)s.") % {"move": line_words(str(first))[0]}),
+        Picture(
+            "locked",
+            table_slots(locked, replay=True),
+            ngettext(
+                "%(count)d card in place (marked ✓): a run from a 2 in column 0, each the next of its suit.",
+                "%(count)d cards in place (marked ✓): runs from a 2 in column 0, each card the next of its suit.",
+                in_place,
+            )
+            % {"count": in_place},
+        ),
+        Picture(
+            "shuffle",
+            table_slots(shuffled, replay=True),
+            _("After a shuffle: the cards in place stay; the others are dealt again, with 4 new gaps."),
+        ),
+    ]

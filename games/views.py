@@ -35,6 +35,7 @@ from games.presenters import (
     hint_wait_words,
     idle_cap_words,
     refusal_text,
+    rules_pictures,
     status_bar_context,
     table_context,
     table_facts,
@@ -277,6 +278,7 @@ def rules(request: SiteRequest) -> HttpResponse:
         "max_actions": engine.MAX_ACTIONS,
         "fast_move_ms": pace.FAST_MOVE_MS,
         "game_ms_per_move": pace.GAME_MS_PER_MOVE,
+        "pictures": rules_pictures(),
     }
     return render(request, "games/rules.html", context)
 

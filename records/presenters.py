@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from games import engine, pace
 from games.models import Game
@@ -108,3 +109,50 @@ def record_news(game: Game, bests: list) -> str:
         else:
             parts.append(_("%(board)s %(figure)s, was %(was)s (%(places)s)") % words)
     return _("New record: %(records)s.") % {"records": "; ".join(parts)} if parts else ""
+
+
+def verification_words(game: Game, verification) -> list[tuple[bool, str]]:
+    """What the verify page checked, in a player's words, each with whether it held (issue 26):
+    the figures compared stay below, for whoever wants them."""
+    from games.templatetags.games_extras import duration
+
+    def held(kind: str) -> bool:
+        return all(check.ok for check in verification.checks if check.kind == kind)
+
+    actions = game.version
+    words = [
+        (held("seed"), _("The seed revealed now is the one whose fingerprint was shown when the game began.")),
+        (
+            not verification.error,
+            ngettext(
+                "Its %(count)d action follows the rules, from the deal on.",
+                "All %(count)d of its actions follow the rules, from the deal on.",
+                actions,
+            )
+            % {"count": actions},
+        ),
+        (
+            held("table"),
+            _(
+                "Played again, they end on the same table, with %(moves)d moves, %(shuffles)d shuffles used "
+                "and the game %(result)s."
+            )
+            % {"moves": game.moves, "shuffles": game.shuffles_used, "result": Game.Status(game.status).label},
+        ),
+    ]
+    if any(check.kind == "time" for check in verification.checks):
+        words.append(
+            (
+                held("time"),
+                _("Its time, %(time)s, is the server's own clock, written after each action.")
+                % {"time": duration(game.elapsed_ms)},
+            )
+        )
+    if any(check.kind == "boards" for check in verification.checks):
+        words.append(
+            (
+                held("boards"),
+                _("It is on the leaderboards.") if game.ranked else _("It is rightly not on the leaderboards."),
+            )
+        )
+    return words

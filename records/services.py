@@ -130,6 +130,7 @@ class Check:
     ok: bool
     stored: str
     replayed: str
+    kind: str = ""  # what it checks, for the sentence that says it (records.presenters.verification_words)
 
 
 @dataclass(frozen=True)
@@ -148,7 +149,7 @@ def game_verify(game: Game, *, fresh: bool = False) -> Verification:
     """Replay ``game`` from its deal, its log and its seed and compare with what is stored:
     the replay kept once played (games/replay.py), or with ``fresh`` one played now."""
     digest = seed_digest(game.seed)
-    checks = [Check(_("SHA-256 of the revealed seed"), digest == game.seed_sha256, game.seed_sha256, digest)]
+    checks = [Check(_("SHA-256 of the revealed seed"), digest == game.seed_sha256, game.seed_sha256, digest, "seed")]
     kept = kept_replay(game, fresh=fresh)  # played once for a finished game, then read
     if kept is None or kept.error or not kept.rows:
         error = kept.error if kept else ""
@@ -163,7 +164,7 @@ def game_verify(game: Game, *, fresh: bool = False) -> Verification:
         (_("Action that undo takes back"), game.undo_top, undo_top),
         (_("Undo whose move redo plays again"), game.redo_top, redo_top),
     ):
-        checks.append(Check(label, _text(a) == _text(b), _text(a), _text(b)))
+        checks.append(Check(label, _text(a) == _text(b), _text(a), _text(b), "table"))
     # Words, not the values the database keeps ("won", True), are shown for these two.
     statuses = dict(Game.Status.choices)
     checks.append(
@@ -172,21 +173,32 @@ def game_verify(game: Game, *, fresh: bool = False) -> Verification:
             game.status == replayed.status.value,
             str(statuses.get(game.status, _text(game.status))),
             str(statuses[replayed.status.value]),
+            "table",
         )
     )
     checks.append(
         Check(
-            _("Log rows that name the wrong action for undo or redo"), wrong_undo_tops == 0, str(wrong_undo_tops), "0"
+            _("Log rows that name the wrong action for undo or redo"),
+            wrong_undo_tops == 0,
+            str(wrong_undo_tops),
+            "0",
+            "table",
         )
     )
     last = game.actions.order_by("-number").values_list("elapsed_ms", flat=True).first()
     if last is not None:  # the time is the server's; the log records it after every action
-        checks.append(Check(_("Time (ms)"), game.elapsed_ms == last, str(game.elapsed_ms), str(last)))
+        checks.append(Check(_("Time (ms)"), game.elapsed_ms == last, str(game.elapsed_ms), str(last), "time"))
     if game.status == engine.Status.WON:  # only a win that replays to itself may be on the boards
         true_win = replayed.status is engine.Status.WON and all(check.ok for check in checks) and not game.assisted
         should_rank, _review = win_standing(game, true_win)  # a machine-paced win waits for review
         checks.append(
-            Check(_("On the leaderboards"), game.ranked == should_rank, _yes_no(game.ranked), _yes_no(should_rank))
+            Check(
+                _("On the leaderboards"),
+                game.ranked == should_rank,
+                _yes_no(game.ranked),
+                _yes_no(should_rank),
+                "boards",
+            )
         )
     return Verification(checks)
 

@@ -17,7 +17,7 @@ from games.replay import kept_replay
 from games.selectors import game_pace
 from records import scopes
 from records.models import BoardEntry
-from records.presenters import pace_chart, replay_context
+from records.presenters import pace_chart, replay_context, verification_words
 from records.selectors import (
     PERIODS,
     board_page,
@@ -119,7 +119,8 @@ def game_verify_page(request: SiteRequest, pk: int) -> HttpResponse:
         if wait := _replay_wait(request, game):
             return too_many(request, wait)
         verification = game_verify(game)
-    return render(request, "records/verify.html", {"game": game, "verification": verification})
+    words = verification_words(game, verification) if verification else []
+    return render(request, "records/verify.html", {"game": game, "verification": verification, "words": words})
 
 
 VERDICT_AGAIN_SECONDS = 2  # when another request is searching the verdict, the page asks again after this

@@ -249,3 +249,20 @@ def test_the_profile_says_each_board_entrys_time_moves_and_rank(client):
     time = f"{(len(win.actions) - 1) * 2 // 60}:{(len(win.actions) - 1) * 2 % 60:02d}.0"
     assert f"Best time, all time: {time} in {game.moves} moves, rank #1" in items["time"].text
     assert f"Fewest moves, all time: {game.moves} moves in {time}, rank #1" in items["moves"].text
+
+
+def test_the_verify_page_says_in_words_what_it_checked():
+    ada = account("ada")
+    win = quick_win()
+    game = play_win(user_owner(ada), win, start=timezone.now() - 600 * SECOND, step=2 * SECOND)
+    page = parse_html(logged_in(ada).get(f"/game/{game.pk}/verify/"))
+    items = page.find("ul", class_="checked").find_all("li")
+    assert [item["data-ok"] for item in items] == ["true"] * 5
+    words = " ".join(item.text for item in items)
+    assert f"All {game.version} of its actions follow the rules" in words
+    assert f"{game.moves} moves, {game.shuffles_used} shuffles used and the game won" in words
+    assert "It is on the leaderboards." in words
+    Game.objects.filter(pk=game.pk).update(moves=game.moves + 1)  # a stored figure changed behind the site's back
+    page = parse_html(logged_in(ada).get(f"/game/{game.pk}/verify/"))
+    assert [item["data-ok"] for item in page.find("ul", class_="checked").find_all("li")][2] == "false"
+    assert "This does not hold." in page.text
