@@ -54,6 +54,7 @@ class SettingsForm(forms.Form):
     """The player's choices for the table, kept in this browser's cookies (games/preferences.py)."""
 
     mark_movable = forms.BooleanField(label=_("Mark the cards that can move"), required=False)
+    sound = forms.BooleanField(label=_("Sounds for moves, shuffles and wins"), required=False)
     theme = forms.ChoiceField(
         label=_("Colours"),
         widget=forms.RadioSelect,

@@ -27,7 +27,15 @@ from addiction_site.ownership import SiteRequest, become_guest, set_lasting_cook
 from games import engine, pace
 from games.forms import ActionForm, MoveForm, NewGameForm, SettingsForm
 from games.models import Game
-from games.preferences import DECK_COOKIE, MARK_MOVABLE_COOKIE, MOTION_COOKIE, THEME_COOKIE, chosen, drawn_as
+from games.preferences import (
+    DECK_COOKIE,
+    MARK_MOVABLE_COOKIE,
+    MOTION_COOKIE,
+    SOUND_COOKIE,
+    THEME_COOKIE,
+    chosen,
+    drawn_as,
+)
 from games.presenters import (
     STALE,
     break_words,
@@ -305,6 +313,10 @@ def settings_page(request: HttpRequest) -> HttpResponse:
     response = HttpResponseRedirect(_back(request, request.path))
     data = form.cleaned_data
     set_lasting_cookie(response, MARK_MOVABLE_COOKIE, "1" if data["mark_movable"] else "0")
+    if data["sound"]:
+        set_lasting_cookie(response, SOUND_COOKIE, "on")
+    else:
+        response.delete_cookie(SOUND_COOKIE, samesite="Lax")
     deck = "four" if data["deck"] == "four" else "auto"
     for name, value in ((THEME_COOKIE, data["theme"]), (MOTION_COOKIE, data["motion"]), (DECK_COOKIE, deck)):
         if value == "auto":

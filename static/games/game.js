@@ -222,7 +222,7 @@
     restore = null;
     if (!game || !el || !game.contains(el)) return;
     var detail = event.detail, path = (detail.pathInfo && detail.pathInfo.requestPath) || "";
-    restore = { slot: el.dataset.slot, id: el.id, kind: (path.match(/\/(undo|redo|shuffle)\/$/) || [])[1], before: cards() };
+    restore = { element: el, slot: el.dataset.slot, id: el.id, kind: (path.match(/\/(undo|redo|shuffle)\/$/) || [])[1], before: cards() };
   });
   var roved = {};
   document.addEventListener("htmx:afterSettle", function (event) {
@@ -231,6 +231,9 @@
     restore = null;
     rove();
     if (!was) return;
+    // The player moved on meanwhile (an arrow key while the answer settled): the focus is theirs.
+    var now = document.activeElement;
+    if (now && now !== was.element && now.isConnected && now.closest && now.closest("#grid button.slot")) return;
     if (was.slot) target = slotAt(was.slot);
     else if (was.kind === "undo" || was.kind === "redo") {
       var now = cards();
@@ -497,6 +500,7 @@
       drawMarks(grid);
       if (grid.dataset.hint) grid.removeAttribute("data-hint");
       if (before) slideFrom(before);
+      sound("move");
     }
     queue.push({ slot: slot, to: to || "", move: move });
     drawCounters(grid);
@@ -647,5 +651,49 @@
     if (!(event.target.closest && event.target.closest("#skip-to-table"))) return;
     var target = rove();
     if (target) { event.preventDefault(); target.focus(); }
+  });
+
+  // Sounds (a setting, off unless chosen: data-sound="on" on <html>): made here with the Web
+  // Audio API, no files: a soft tick for a move, a riffle of noise for a shuffle, four rising
+  // notes for a win.  The browser lets a page sound only after the player's first click or key.
+  var audio = null;
+  function sounding() { return document.documentElement.dataset.sound === "on" && (window.AudioContext || window.webkitAudioContext); }
+  function tone(frequency, start, length, volume) {
+    var osc = audio.createOscillator(), gain = audio.createGain(), at = audio.currentTime + start;
+    osc.frequency.value = frequency;
+    gain.gain.setValueAtTime(volume, at);
+    gain.gain.exponentialRampToValueAtTime(0.0001, at + length);
+    osc.connect(gain).connect(audio.destination);
+    osc.start(at);
+    osc.stop(at + length);
+  }
+  function sound(kind) {
+    if (!sounding()) return;
+    audio = audio || new (window.AudioContext || window.webkitAudioContext)();
+    if (kind === "move") tone(660, 0, 0.06, 0.08);
+    else if (kind === "win") [523, 659, 784, 1047].forEach(function (f, i) { tone(f, i * 0.12, 0.3, 0.1); });
+    else if (kind === "shuffle") {
+      var length = Math.floor(audio.sampleRate * 0.18), buffer = audio.createBuffer(1, length, audio.sampleRate);
+      var data = buffer.getChannelData(0);
+      for (var i = 0; i < length; i++) data[i] = (Math.random() * 2 - 1) * (1 - i / length) * 0.15;
+      var noise = audio.createBufferSource();
+      noise.buffer = buffer;
+      noise.connect(audio.destination);
+      noise.start();
+    }
+    window.addictionSounds = (window.addictionSounds || []).concat([kind]);  // what was played, for tests
+  }
+  var wonBefore = false, sounded = {};
+  document.addEventListener("DOMContentLoaded", function () {
+    var grid = document.getElementById("grid");
+    wonBefore = !!grid && grid.dataset.status === "won";
+  });
+  document.addEventListener("htmx:afterSettle", function (event) {
+    if (!firstFor(event, sounded)) return;
+    var grid = document.getElementById("grid"), path = (event.detail.pathInfo && event.detail.pathInfo.requestPath) || "";
+    if (!grid) return;
+    if (grid.dataset.status === "won" && !wonBefore) sound("win");
+    else if (/\/shuffle\/$/.test(path) && event.detail.xhr && event.detail.xhr.status === 200) sound("shuffle");
+    wonBefore = grid.dataset.status === "won";
   });
 })();

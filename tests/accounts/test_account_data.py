@@ -232,6 +232,8 @@ def test_the_privacy_page_names_each_cookie_and_each_duration_from_the_settings(
         "addiction_mark_movable",
         "addiction_theme",
         "addiction_motion",
+        "addiction_deck",
+        "addiction_sound",
         "django_language",
     }
     text = text_of(response)
