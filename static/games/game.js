@@ -449,7 +449,8 @@
   // queue is empty, and a refused move drops the moves queued after it.
   var queue = [];  // {slot, to, move}: move is what was drawn ({from, to}), or null
   var sending = null, waiting = [];  // the move in flight; the other actions waiting for the queue
-  var others = 0;  // the game's other requests in flight (a shuffle, a hint...): the queue waits for them
+  var others = 0, othersSince = 0;  // the game's other requests in flight (a shuffle, a hint...): the queue waits for them
+  var OTHERS_WAIT_MS = 15000;
   function tableOf(grid) {
     var table = {};
     grid.querySelectorAll("button.slot").forEach(function (slot) { table[slot.dataset.slot] = slot.dataset.card || ""; });
@@ -509,6 +510,10 @@
   }
   function sendNext() {
     var grid = document.getElementById("grid");
+    // Another request of the game is out: wait for it, but not for ever (one whose end htmx
+    // never told would otherwise hold every later click).
+    if (others && Date.now() - othersSince > OTHERS_WAIT_MS) others = 0;
+    if (others && queue.length) { setTimeout(sendNext, 100); return; }
     if (sending || others || !grid) return;
     if (!queue.length) {
       var later = waiting;
@@ -551,6 +556,7 @@
     if (sending && !sending.xhr) sending.xhr = event.detail.xhr;
     else if (ofTheGame(event) && event.detail.requestConfig && event.detail.requestConfig.verb === "post") {
       event.detail.xhr.addictionOther = true;
+      if (!others) othersSince = Date.now();
       others += 1;
     }
   });
