@@ -113,6 +113,11 @@ def game_start(
         list(playing.select_for_update().order_by("pk").values_list("pk", flat=True))
         if owner.user_id is not None:
             list(get_user_model().objects.select_for_update().filter(pk=owner.user_id).values_list("pk", flat=True))
+        if origin == Game.Origin.RANDOM:
+            # Another random deal abandons the owner's random deals not played yet: given up, off
+            # My games, on the record (docs/RULES.md, "Deleting"), so they do not pile up there.
+            for abandoned in playing.filter(origin=Game.Origin.RANDOM, version=0).order_by("pk"):
+                _give_up_and_remove(owner, abandoned)
         excess = playing.count() + 1 - limit
         if excess > 0:
             oldest_unplayed = playing.filter(version=0).order_by("created_at", "pk")

@@ -266,3 +266,20 @@ def test_the_verify_page_says_in_words_what_it_checked():
     page = parse_html(logged_in(ada).get(f"/game/{game.pk}/verify/"))
     assert [item["data-ok"] for item in page.find("ul", class_="checked").find_all("li")][2] == "false"
     assert "This does not hold." in page.text
+
+
+def test_another_random_deal_abandons_an_unplayed_one_which_stays_on_the_record(client):
+    """Issue 26's pile of unplayed games in My games; issue 25's rule that a dealt random deal
+    is on the record: a new random deal gives up the owner's random deals not played yet."""
+    first = Game.objects.get(pk=int(client.post("/new/", {"deal_number": ""}).url.strip("/").split("/")[-1]))
+    played = Game.objects.get(pk=int(client.post("/new/", {"deal_number": ""}).url.strip("/").split("/")[-1]))
+    first.refresh_from_db()
+    assert (first.status, first.resigned, first.removed) == ("lost", True, True)
+    act(client, played, "move", slot=played.state().position.legal_moves()[0].src)
+    chosen = Game.objects.get(pk=int(client.post("/new/", {"deal_number": "7"}).url.strip("/").split("/")[-1]))
+    newest = Game.objects.get(pk=int(client.post("/new/", {"deal_number": ""}).url.strip("/").split("/")[-1]))
+    played.refresh_from_db()
+    chosen.refresh_from_db()
+    assert played.status == "playing" and chosen.status == "playing"  # played, or chosen: kept
+    listed = [row["data-game"] for row in parse_html(client.get("/my-games/")).find_all("tr", data_game=True)]
+    assert sorted(map(int, listed)) == sorted([played.pk, chosen.pk, newest.pk])
