@@ -61,7 +61,7 @@ def test_how_to_play_says_the_clock_starts_at_first_sight_and_the_other_rules_a_
     assert "It starts when the game is dealt, so studying the deal counts" in text
     assert "and so does every undo and every redo" in text
     assert f"at most {engine.MAX_ACTIONS} actions" in text
-    for words in ("Redo plays again", "Deleting a game in which you made any action gives it up", "assisted game"):
+    for words in ("Redo plays again", "a random deal not played yet when you start another", "assisted game"):
         assert words in text
     assert "ranks on that day's daily board" in text
     assert parse_html(client.get("/how-to-play/")).find(id="daily").tag == "h2"  # the daily page links to it
