@@ -34,7 +34,7 @@ from accounts.services import (
 )
 from accounts.throttle import password_reset_allowed, password_reset_counted, signup_allowed, signup_counted
 from addiction_site.ownership import GUEST_COOKIE
-from games.preferences import DECK_COOKIE, MARK_MOVABLE_COOKIE, MOTION_COOKIE, SOUND_COOKIE, THEME_COOKIE
+from games.preferences import DECK_COOKIE, FACE_COOKIE, MARK_MOVABLE_COOKIE, MOTION_COOKIE, SOUND_COOKIE, THEME_COOKIE
 
 logger = logging.getLogger("accounts")
 
@@ -190,6 +190,7 @@ def privacy(request: HttpRequest) -> HttpResponse:
             "motion_cookie": MOTION_COOKIE,
             "deck_cookie": DECK_COOKIE,
             "sound_cookie": SOUND_COOKIE,
+            "face_cookie": FACE_COOKIE,
             "session_days": settings.SESSION_COOKIE_AGE // day,
             "csrf_days": settings.CSRF_COOKIE_AGE // day,
             "language_days": settings.LANGUAGE_COOKIE_AGE // day if settings.LANGUAGE_COOKIE_AGE else None,

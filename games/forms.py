@@ -75,3 +75,13 @@ class SettingsForm(forms.Form):
         help_text=_("Four colours tell every suit apart at a glance, and help if red and black are hard to tell."),
         required=False,  # a form of before this choice: the usual deck
     )
+    face = forms.ChoiceField(
+        label=_("Card faces"),
+        widget=forms.RadioSelect,
+        choices=[
+            ("usual", _("Usual: rank and suit alike")),
+            ("large", _("Large index: the rank as big as the card allows")),
+        ],
+        help_text=_("The large index reads best on a small screen."),
+        required=False,
+    )

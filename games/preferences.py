@@ -11,6 +11,7 @@ MARK_MOVABLE_COOKIE = "addiction_mark_movable"  # "0" when the player turned the
 THEME_COOKIE = "addiction_theme"  # "light" or "dark"; none (or "auto") follows the device
 MOTION_COOKIE = "addiction_motion"  # "on" or "off"; none (or "auto") follows the device
 DECK_COOKIE = "addiction_deck"  # "four": a four-colour deck; none: the usual red and black
+FACE_COOKIE = "addiction_face"  # "large": a large index (rank) on every card; none: the usual face
 SOUND_COOKIE = "addiction_sound"  # "on": small sounds for moves, shuffles and wins; none: silence
 
 
@@ -29,6 +30,7 @@ def chosen(request: HttpRequest) -> dict:
         "motion": motion if motion in ("on", "off") else "auto",
         "deck": "four" if request.COOKIES.get(DECK_COOKIE) == "four" else "two",
         "sound": request.COOKIES.get(SOUND_COOKIE) == "on",
+        "face": "large" if request.COOKIES.get(FACE_COOKIE) == "large" else "usual",
     }
 
 

@@ -29,6 +29,7 @@ from games.forms import ActionForm, MoveForm, NewGameForm, SettingsForm
 from games.models import Game
 from games.preferences import (
     DECK_COOKIE,
+    FACE_COOKIE,
     MARK_MOVABLE_COOKIE,
     MOTION_COOKIE,
     SOUND_COOKIE,
@@ -318,7 +319,9 @@ def settings_page(request: HttpRequest) -> HttpResponse:
     else:
         response.delete_cookie(SOUND_COOKIE, samesite="Lax")
     deck = "four" if data["deck"] == "four" else "auto"
-    for name, value in ((THEME_COOKIE, data["theme"]), (MOTION_COOKIE, data["motion"]), (DECK_COOKIE, deck)):
+    face = "large" if data["face"] == "large" else "auto"
+    choices = ((THEME_COOKIE, data["theme"]), (MOTION_COOKIE, data["motion"]), (DECK_COOKIE, deck), (FACE_COOKIE, face))
+    for name, value in choices:
         if value == "auto":
             response.delete_cookie(name, samesite="Lax")
         else:

@@ -233,6 +233,7 @@ def test_the_privacy_page_names_each_cookie_and_each_duration_from_the_settings(
         "addiction_theme",
         "addiction_motion",
         "addiction_deck",
+        "addiction_face",
         "addiction_sound",
         "django_language",
     }

@@ -67,3 +67,19 @@ def test_no_page_scrolls_sideways_at_phone_and_tablet_sizes(live_server, browser
             expect(page.locator("#record")).to_contain_text("New record")
         finally:
             context.close()
+
+
+def test_the_large_index_draws_the_rank_larger_held_sideways(live_server, browser: Browser, ada):  # noqa: F811
+    game = playing(ada, 1)
+    sizes = []
+    for face in ("usual", "large"):
+        context = browser.new_context(viewport={"width": 844, "height": 390})
+        try:
+            page = context.new_page()
+            context.add_cookies([{"name": "addiction_face", "value": face, "url": live_server.url}])
+            log_in(page, live_server)
+            page.goto(f"{live_server.url}/game/{game.pk}/")
+            sizes.append(page.eval_on_selector("#grid .card .rank", "el => parseFloat(getComputedStyle(el).fontSize)"))
+        finally:
+            context.close()
+    assert sizes[1] >= 1.4 * sizes[0] and sizes[1] >= 26, sizes

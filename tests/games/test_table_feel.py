@@ -208,3 +208,11 @@ def test_the_four_colour_deck_is_a_setting_kept_in_this_browser(client):
         ':root[data-deck="four"] .card[data-card$="D"]' in css
         and ':root[data-deck="four"] .card[data-card$="C"]' in css
     )
+
+
+def test_the_large_index_is_a_setting_kept_in_this_browser(client):
+    saved = client.post("/settings/", {"theme": "auto", "motion": "auto", "face": "large", "next": "/how-to-play/"})
+    assert saved.status_code == 302 and saved.cookies["addiction_face"].value == "large"
+    assert 'data-face="large"' in client.get("/how-to-play/").content.decode()
+    back = client.post("/settings/", {"theme": "auto", "motion": "auto", "face": "usual"})
+    assert back.cookies["addiction_face"]["max-age"] == 0

@@ -283,3 +283,20 @@ def test_another_random_deal_abandons_an_unplayed_one_which_stays_on_the_record(
     assert played.status == "playing" and chosen.status == "playing"  # played, or chosen: kept
     listed = [row["data-game"] for row in parse_html(client.get("/my-games/")).find_all("tr", data_game=True)]
     assert sorted(map(int, listed)) == sorted([played.pk, chosen.pk, newest.pk])
+
+
+def test_reopening_an_unplayed_game_adds_nothing(client, settings):
+    """Issue 26: each return to an unplayed game used to add the idle cap again.  Now a visit
+    writes nothing: the page shows the time since the deal, capped (docs/RULES.md, "Counting")."""
+    settings.ADDICTION_IDLE_CAP_SECONDS = 120
+    game = new_game(client, 5)
+    Game.objects.filter(pk=game.pk).update(
+        started_at=timezone.now() - 3600 * SECOND, last_action_at=timezone.now() - 3600 * SECOND
+    )
+    for _ in range(3):
+        page = client.get(f"/game/{game.pk}/")
+        assert int(grid(page).attrs["data-elapsed-ms"]) == 120_000
+    assert Game.objects.get(pk=game.pk).elapsed_ms == 0
+    slot = Game.objects.get(pk=game.pk).state().position.legal_moves()[0].src
+    act(client, Game.objects.get(pk=game.pk), "move", slot=slot)
+    assert Game.objects.get(pk=game.pk).elapsed_ms < 121_000  # once, at the first action
