@@ -86,12 +86,17 @@ class ReplayEnd(NamedTuple):
     wrong_tops: int
 
 
+def _wrong_tops(step: Step) -> bool:
+    """Whether the log row of ``step`` keeps an undo_top or redo_top other than its replay's."""
+    logged = step.action
+    return logged is not None and (logged.undo_top, logged.redo_top) != (step.undo_top, step.redo_top)
+
+
 def replay_end(game: Game) -> ReplayEnd:
     """The game's whole log played again (:func:`replay_states`), and where it ends."""
     wrong = 0
     for step in replay_states(game):
-        logged = step.action
-        wrong += logged is not None and (logged.undo_top, logged.redo_top) != (step.undo_top, step.redo_top)
+        wrong += _wrong_tops(step)
     return ReplayEnd(step.state, engine.Tops(step.undo_top, step.redo_top), wrong)
 
 
@@ -164,7 +169,7 @@ def kept_replay(game: Game, *, compute: bool = True, fresh: bool = False) -> Kep
     try:
         for step in replay_states(game):
             logged, state = step.action, step.state
-            wrong += logged is not None and (logged.undo_top, logged.redo_top) != (step.undo_top, step.redo_top)
+            wrong += _wrong_tops(step)
             rows.append(
                 (
                     tuple(logged) if logged else None,

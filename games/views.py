@@ -184,10 +184,6 @@ def game_detail(request: SiteRequest, pk: int) -> HttpResponse:
     return response
 
 
-class HintsTooFast(Exception):
-    """More hints were asked for than the limit allows (addiction_site/limits.py)."""
-
-
 @require_POST
 def game_action(request: SiteRequest, pk: int, kind: str) -> HttpResponse:
     """One action on the game as the page showed it (its ``version``): ``kind`` is a move,
@@ -200,11 +196,11 @@ def game_action(request: SiteRequest, pk: int, kind: str) -> HttpResponse:
     played, note, status, wait = None, "", 200, 0
     if not form.is_valid():
         game, note, status = _owned_game(request, pk), _("That request was not understood."), 400
+    elif kind == "hint" and (wait := wait_seconds(request, "hint")):  # each new hint is a search
+        game, note, status = _owned_game(request, pk), hint_wait_words(wait), TOO_MANY_REQUESTS
     else:
         data = form.cleaned_data
         try:
-            if kind == "hint" and (wait := wait_seconds(request, "hint")):  # each new hint is a search
-                raise HintsTooFast
             if kind == "hint":
                 played = hint_for(owner=request.owner, game_id=pk, version=data["version"])
             else:
@@ -217,8 +213,6 @@ def game_action(request: SiteRequest, pk: int, kind: str) -> HttpResponse:
                     to=data.get("to"),
                 )
             game = played.game
-        except HintsTooFast:
-            game, note, status = _owned_game(request, pk), hint_wait_words(wait), TOO_MANY_REQUESTS
         except Game.DoesNotExist:
             raise Http404(_("No such game here.")) from None
         except StaleVersion as stale:

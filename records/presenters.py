@@ -10,6 +10,7 @@ from django.utils.translation import ngettext
 from games import engine, pace
 from games.models import Game
 from games.presenters import line_words, pace_words, step_words, table_slots
+from games.templatetags.games_extras import duration  # the one way a time is written
 from records.models import BoardEntry
 from records.selectors import Replayed, previous_best
 
@@ -85,8 +86,6 @@ def record_news(game: Game, bests: list) -> str:
     """One sentence for every board a win improved (issue 26): "New record: Best time 1:42.3,
     was 1:55.0 (all time #3, this week #1); Fewest moves 117, your first (this deal #1)."
     ``bests`` is records.selectors.personal_bests(game)."""
-    from games.templatetags.games_extras import duration  # the one way a time is written
-
     parts = []
     for board in (BoardEntry.Board.TIME, BoardEntry.Board.MOVES):
         items = sorted(
@@ -114,7 +113,6 @@ def record_news(game: Game, bests: list) -> str:
 def verification_words(game: Game, verification) -> list[tuple[bool, str]]:
     """What the verify page checked, in a player's words, each with whether it held (issue 26):
     the figures compared stay below, for whoever wants them."""
-    from games.templatetags.games_extras import duration
 
     def held(kind: str) -> bool:
         return all(check.ok for check in verification.checks if check.kind == kind)

@@ -17,7 +17,7 @@ from addiction_site.ownership import Owner
 from games import engine, solver
 from games.clock import utc_day
 from games.models import Game
-from games.replay import kept_replay
+from games.replay import KeptReplay, kept_replay
 from games.selectors import owned_games
 from games.services import seed_digest, win_standing
 from records import scopes
@@ -145,12 +145,13 @@ class Verification:
         return not self.error and all(check.ok for check in self.checks)
 
 
-def game_verify(game: Game, *, fresh: bool = False) -> Verification:
+def game_verify(game: Game, *, fresh: bool = False, kept: KeptReplay | None = None) -> Verification:
     """Replay ``game`` from its deal, its log and its seed and compare with what is stored:
-    the replay kept once played (games/replay.py), or with ``fresh`` one played now."""
+    the replay kept once played (games/replay.py; ``kept`` if the caller has read it already),
+    or with ``fresh`` one played now."""
     digest = seed_digest(game.seed)
     checks = [Check(_("SHA-256 of the revealed seed"), digest == game.seed_sha256, game.seed_sha256, digest, "seed")]
-    kept = kept_replay(game, fresh=fresh)  # played once for a finished game, then read
+    kept = kept if kept is not None and not fresh else kept_replay(game, fresh=fresh)
     if kept is None or kept.error or not kept.rows:
         error = kept.error if kept else ""
         return Verification(checks, error=_("The log does not replay: %(error)s") % {"error": error})

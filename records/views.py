@@ -103,22 +103,15 @@ def _finished_game(request: SiteRequest, pk: int):
     return game, own
 
 
-def _replay_wait(request: SiteRequest, game) -> int:
-    """Seconds to wait before ``game``'s replay may be played (addiction_site/limits.py), 0 if it
-    may: a kept replay is read freely, one not yet kept counts against the limit."""
-    if kept_replay(game, compute=False) is not None:
-        return 0
-    return wait_seconds(request, "replay")
-
-
 @require_safe
 def game_verify_page(request: SiteRequest, pk: int) -> HttpResponse:
     game, _own = _finished_game(request, pk)
     verification = None
     if game.seed_shown:  # a daily's seed waits for its day to end
-        if wait := _replay_wait(request, game):
+        kept = kept_replay(game, compute=False)  # a kept replay is read freely (addiction_site/limits.py)
+        if kept is None and (wait := wait_seconds(request, "replay")):
             return too_many(request, wait)
-        verification = game_verify(game)
+        verification = game_verify(game, kept=kept)
     words = verification_words(game, verification) if verification else []
     return render(request, "records/verify.html", {"game": game, "verification": verification, "words": words})
 

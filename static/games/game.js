@@ -212,9 +212,10 @@
   // after Shuffle (or the end) to the table's tab stop, and a button that comes back (Hint,
   // Show me) keeps it.
   var restore = null;
+  // The table as the page shows it: each slot's name to its card, "" for a gap (as rule.js reads it).
   function cards() {
     var shown = {};
-    document.querySelectorAll("#grid button.slot").forEach(function (s) { shown[s.dataset.slot] = s.dataset.card; });
+    document.querySelectorAll("#grid button.slot").forEach(function (s) { shown[s.dataset.slot] = s.dataset.card || ""; });
     return shown;
   }
   document.addEventListener("htmx:beforeSwap", function (event) {
@@ -451,13 +452,8 @@
   var sending = null, waiting = [];  // the move in flight; the other actions waiting for the queue
   var others = 0, othersSince = 0;  // the game's other requests in flight (a shuffle, a hint...): the queue waits for them
   var OTHERS_WAIT_MS = 15000;
-  function tableOf(grid) {
-    var table = {};
-    grid.querySelectorAll("button.slot").forEach(function (slot) { table[slot.dataset.slot] = slot.dataset.card || ""; });
-    return table;
-  }
   function drawMarks(grid) {
-    var table = tableOf(grid), marks = window.AddictionRule.marks(table);
+    var table = cards(), marks = window.AddictionRule.marks(table);
     grid.querySelectorAll("button.slot").forEach(function (slot) {
       var name = slot.dataset.slot, card = table[name], classes = ["slot"];
       if (card) {
@@ -494,7 +490,7 @@
     if (!grid || grid.dataset.status !== "playing" || !window.htmx || !window.AddictionRule) return false;
     // While another action is out (a shuffle deals a table the page cannot know), the click
     // waits its turn undrawn, and the server decides on the table it then has.
-    var move = others ? null : window.AddictionRule.moveFor(tableOf(grid), slot, to);
+    var move = others ? null : window.AddictionRule.moveFor(cards(), slot, to);
     if (move) {
       var before = motion() ? cardsAt() : null;
       drawMove(move);
