@@ -12,7 +12,11 @@ Environment variables (see README, "Deploy"):
       (addiction_site/limits.py lists them).
   ADDICTION_DATA_DIR    where the SQLite file lives (default: ./var).
   ADDICTION_IDLE_CAP_SECONDS  the most one pause between two actions adds to a game's time.
-  ADDICTION_VERDICT_BUDGET  nodes the search of a lost game's verdict may visit (default 50000).
+  ADDICTION_ANALYSIS_BUDGET  positions each search of a finished game's analysis may visit (default 200000).
+  ADDICTION_DEEP_BUDGET  positions the background search for a win from a hinted position may visit
+      (default 1000000).
+  ADDICTION_TASKS_BACKEND  the tasks backend (default django_tasks_db.DatabaseBackend: a table,
+      run by `manage.py db_worker`).
   ADDICTION_MAX_GAMES_IN_PROGRESS  games one player (account or guest) may have in progress (default 50).
   ADDICTION_SQLITE_SYNCHRONOUS  NORMAL (default) or FULL, SQLite's durability.
   ADDICTION_PROXY_HOPS  how many proxies of ours append to X-Forwarded-For (default 0).
@@ -84,6 +88,8 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "django_htmx",
     "axes",
+    "django_tasks",
+    "django_tasks_db",
     # The site's own apps, one per domain, each importing only those listed above it here
     # (pyproject.toml, [tool.importlinter], holds them to it).
     "games",
@@ -408,9 +414,19 @@ ADDICTION_IDLE_CAP_SECONDS = int(os.environ.get("ADDICTION_IDLE_CAP_SECONDS", "1
 # (games/models.py, daily_revealed): ranked dailies stop counting at midnight, and this
 # outlasts any request in flight then.
 ADDICTION_DAILY_REVEAL_GRACE_SECONDS = int(os.environ.get("ADDICTION_DAILY_REVEAL_GRACE_SECONDS", "600"))
-# The search that tells, once a game is lost, whether its last stretch could have been won
-# (services.game_verdict): a node budget, so that its answer is the same on every machine.
-ADDICTION_VERDICT_BUDGET = int(os.environ.get("ADDICTION_VERDICT_BUDGET", "50000"))
+# The background work (games/background.py, games/tasks.py): each search of a finished game's
+# analysis, and the search for a win from the position a stretch's first hint was asked at,
+# within these many positions, so that their answers are the same on every machine.  Run by
+# Django's tasks framework (the django-tasks backport): a table of tasks that
+# `manage.py db_worker` takes one by one; the tests run each task at once.
+ADDICTION_ANALYSIS_BUDGET = int(os.environ.get("ADDICTION_ANALYSIS_BUDGET", "200000"))
+ADDICTION_DEEP_BUDGET = int(os.environ.get("ADDICTION_DEEP_BUDGET", "1000000"))
+TASKS = {
+    "default": {
+        "BACKEND": os.environ.get("ADDICTION_TASKS_BACKEND", "django_tasks_db.DatabaseBackend"),
+        "QUEUES": ["default"],
+    }
+}
 # Games in progress per player: starting one more drops their oldest game not played yet,
 # or is refused (games/services.py, game_start).  Bounds what one player can store.
 ADDICTION_MAX_GAMES_IN_PROGRESS = int(os.environ.get("ADDICTION_MAX_GAMES_IN_PROGRESS", "50"))

@@ -1,17 +1,35 @@
-"""Hint strength (issue 11): how many games following games.solver.hint wins, and how fast it answers.
+"""Hint strength (issues 11 and 27): how many games following the hints wins, and how fast they answer.
 
-Run: python benchmarks/hint_strength.py [--deals 200] [--first 1] [--budget N] [--processes 2] [--seed 2026]
+Run: python benchmarks/hint_strength.py [--tuning 1:200] [--holdout 500000:1000] [--deep-budget N]
+     [--budget N] [--processes 2] [--seed 2026] [--save FILE] [--paired FILE]
 
-Plays deals --first .. --first+--deals-1, each with a fresh random game seed drawn from
-the benchmark's own generator (--seed): the seed decides the shuffles, as a real game's
-secret does, and the hint never sees it.  At every step it asks ``hint(position,
-shuffles_left)`` and does what it says: plays the move, shuffles, or, on None, counts the
-game lost.  Prints the win rate with its 95% Wilson interval, the hint time's median and
-95th percentile (per process, on one core each), and the positions searched per hint.
-Pure Python: it needs no database.
+Two sets of deals, every time: the deals the search was tuned on (--tuning) and a hold-out
+that nothing is ever chosen on (--holdout, far from them; at least 1,000 deals for a figure
+quoted as final).  Each deal gets its own random game seed from the benchmark's generator
+(--seed and the deal number, so a deal has the same seed in every run and two versions
+compared play the same games): the seed decides the shuffles, as a real game's secret
+does, and the hint never sees it.
+
+A game is played as the site plays it for a player who follows every hint
+(``solver.follow_hints``):
+
+- at the first hint of a stretch (the deal, or after a shuffle), the site's background
+  search (``solver.search_win``, --deep-budget positions; 0 leaves it out) looks for an
+  outright win from there; a line it finds is kept by position, and every later hint on
+  that line is a lookup;
+- every other hint is the request's own (``solver.advise``, --budget positions).
+
+The benchmark waits for the background search before the next hint, as a player who
+waits a few seconds for it would.  Prints, for each set, the win rate with its 95% Wilson
+interval, the wins after 0, 1, 2 and 3 shuffles, the request's hint times (median, p95:
+one process a core), the lookups, and the background searches' count and times.
+--save writes each game's outcome as JSON; --paired compares this run with a saved one
+game by game (same deals, same seeds): the games only one of them won, and the exact
+two-sided McNemar p-value.  Pure Python: it needs no database.
 """
 
 import argparse
+import json
 import math
 import multiprocessing
 import random
@@ -22,24 +40,32 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from games import solver  # noqa: E402
 from games.engine import GameState  # noqa: E402
-from games.solver import DEFAULT_BUDGET, SHUFFLE, advise  # noqa: E402
 
 
-def play(job: tuple[int, int, int]) -> tuple[int, bool, list[float], list[int], int]:
-    """Play one game by the hints; returns its deal, whether it was won, hint times (s), nodes and shuffles used."""
-    deal_number, seed, budget = job
+def game_seed(seed: int, deal_number: int) -> int:
+    """The game seed a deal is played with: the same in every run with the same --seed."""
+    return random.Random(f"{seed}:{deal_number}").getrandbits(128)
+
+
+def play(job: tuple[str, int, int, int, int]) -> dict:
+    """Play one game by the hints (``solver.follow_hints``); returns what happened and what each hint cost."""
+    name, deal_number, seed, budget, deep_budget = job
     game = GameState.start(deal_number=deal_number, seed=seed)
-    times, nodes = [], []
-    while not game.is_over:
-        start = time.perf_counter()
-        advice = advise(game.position, game.shuffles_left, budget)
-        times.append(time.perf_counter() - start)
-        nodes.append(advice.nodes)
-        if advice.hint is None:
-            break
-        game = game.shuffle() if advice.hint == SHUFFLE else game.play(advice.hint)
-    return deal_number, game.status.value == "won", times, nodes, game.shuffles_used
+    followed = solver.follow_hints(game, budget=budget, deep_budget=deep_budget, clock=time.perf_counter)
+    return {
+        "set": name,
+        "deal": deal_number,
+        "won": followed.state.status.value == "won",
+        "shuffles": followed.state.shuffles_used,
+        "moves": followed.state.moves,
+        "times": followed.hint_seconds,
+        "nodes": followed.hint_nodes,
+        "lookups": followed.lookups,
+        "deep_times": followed.search_seconds,
+        "deep_won": followed.searches_won,
+    }
 
 
 def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -55,42 +81,91 @@ def percentile(values: list, q: float):
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
+def mcnemar(only_a: int, only_b: int) -> float:
+    """The exact two-sided McNemar p-value: how likely so uneven a split of the discordant games is by chance."""
+    n = only_a + only_b
+    if not n:
+        return 1.0
+    tail = sum(math.comb(n, k) for k in range(min(only_a, only_b) + 1)) / 2**n
+    return min(1.0, 2 * tail)
+
+
+def deals(text: str) -> range:
+    first, count = (int(part) for part in text.split(":"))
+    return range(first, first + count)
+
+
+def report(name: str, games: list[dict]) -> None:
+    wins = sum(game["won"] for game in games)
+    low, high = wilson(wins, len(games))
+    first, last = min(game["deal"] for game in games), max(game["deal"] for game in games)
+    print(
+        f"{name} deals {first}..{last}: won {wins}/{len(games)} = {wins / len(games):.1%} (95% CI {low:.1%}-{high:.1%})"
+    )
+    after = [sum(game["won"] and game["shuffles"] == k for game in games) for k in range(4)]
+    print("  won after 0, 1, 2, 3 shuffles:", ", ".join(map(str, after)))
+    times = [t * 1e3 for game in games for t in game["times"]]
+    nodes = [n for game in games for n in game["nodes"]]
+    lookups = sum(game["lookups"] for game in games)
+    print(
+        f"  request hints {len(times)}: time median {statistics.median(times):.1f} ms, "
+        f"p95 {percentile(times, 0.95):.1f} ms, max {max(times):.1f} ms; positions median "
+        f"{statistics.median(nodes):.0f}, p95 {percentile(nodes, 0.95)}; lookups on a found line {lookups}"
+    )
+    deep = [t for game in games for t in game["deep_times"]]
+    if deep:
+        found = sum(game["deep_won"] for game in games)
+        print(
+            f"  background searches {len(deep)}, a win found by {found}: time median {statistics.median(deep):.1f} s, "
+            f"p95 {percentile(deep, 0.95):.1f} s, max {max(deep):.1f} s"
+        )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--deals", type=int, default=200)
-    parser.add_argument("--first", type=int, default=1, help="the first deal number played")
-    parser.add_argument("--budget", type=int, default=DEFAULT_BUDGET, help="positions a hint may search")
+    parser.add_argument("--tuning", default="1:200", help="FIRST:COUNT, the deals tuned on")
+    parser.add_argument("--holdout", default="500000:1000", help="FIRST:COUNT, the deals nothing is chosen on")
+    parser.add_argument(
+        "--budget", type=int, default=solver.DEFAULT_BUDGET, help="positions a request's hint may search"
+    )
+    parser.add_argument(
+        "--deep-budget", type=int, default=solver.DEEP_BUDGET, help="positions a background search may visit"
+    )
     parser.add_argument("--processes", type=int, default=2)
     parser.add_argument("--seed", type=int, default=2026, help="seeds the benchmark's own generator")
-    parser.add_argument("--list-won", action="store_true", help="also print the (deal, seed) pairs won")
+    parser.add_argument("--save", help="write each game's outcome here (JSON)")
+    parser.add_argument("--paired", help="compare game by game with outcomes saved by an earlier run")
     args = parser.parse_args()
 
-    rng = random.Random(args.seed)
-    jobs = [(n, rng.getrandbits(128), args.budget) for n in range(args.first, args.first + args.deals)]
-    seeds = {n: seed for n, seed, _ in jobs}
+    sets = {"tuning": deals(args.tuning), "hold-out": deals(args.holdout)}
+    jobs = [
+        (name, n, game_seed(args.seed, n), args.budget, args.deep_budget)
+        for name, numbers in sets.items()
+        for n in numbers
+    ]
     began = time.perf_counter()
     with multiprocessing.Pool(args.processes) as pool:
         results = pool.map(play, jobs, chunksize=1)
     wall = time.perf_counter() - began
-
-    wins = sum(won for _, won, _, _, _ in results)
-    low, high = wilson(wins, len(results))
-    times = [t * 1e3 for _, _, ts, _, _ in results for t in ts]
-    nodes = [n for _, _, _, ns, _ in results for n in ns]
     print(
-        f"deals {args.first}..{args.first + args.deals - 1}, budget {args.budget} positions, "
-        f"{args.processes} processes, {wall:.0f} s"
+        f"budget {args.budget} positions a hint, background search {args.deep_budget}, "
+        f"seed {args.seed}, {args.processes} processes, {wall:.0f} s"
     )
-    print(f"won {wins}/{len(results)} = {wins / len(results):.1%} (95% CI {low:.1%}-{high:.1%})")
-    after = [sum(won and used == k for _, won, _, _, used in results) for k in range(4)]
-    print("won after 0, 1, 2, 3 shuffles:", ", ".join(map(str, after)))
-    print(
-        f"hints {len(times)}: time median {statistics.median(times):.1f} ms, "
-        f"p95 {percentile(times, 0.95):.1f} ms, max {max(times):.1f} ms"
-    )
-    print(f"positions searched per hint: median {statistics.median(nodes):.0f}, p95 {percentile(nodes, 0.95)}")
-    if args.list_won:
-        print("won:", [(n, seeds[n]) for n, won, _, _, _ in results if won])
+    for name in sets:
+        report(name, [game for game in results if game["set"] == name])
+    outcomes = {f"{game['set']}:{game['deal']}": game["won"] for game in results}
+    if args.paired:
+        before = json.loads(Path(args.paired).read_text())
+        for name in sets:
+            keys = [key for key in outcomes if key.startswith(f"{name}:") and key in before]
+            only_now = sum(outcomes[key] and not before[key] for key in keys)
+            only_then = sum(before[key] and not outcomes[key] for key in keys)
+            print(
+                f"paired with {args.paired}, {name} ({len(keys)} games): won only now {only_now}, "
+                f"only then {only_then}, McNemar p = {mcnemar(only_now, only_then):.3g}"
+            )
+    if args.save:
+        Path(args.save).write_text(json.dumps(outcomes))
 
 
 if __name__ == "__main__":

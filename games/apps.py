@@ -6,3 +6,6 @@ class GamesConfig(AppConfig):
     name = "games"
     verbose_name = _("Games")
     default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self) -> None:
+        from games import receivers  # noqa: F401  (connects the receivers: a game's end asks for its analysis)

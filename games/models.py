@@ -270,3 +270,68 @@ class Action(models.Model):
 
     def __str__(self) -> str:
         return f"{self.game_id}#{self.number} {self.kind} {self.move}".rstrip()
+
+
+class Claimed(models.TextChoices):
+    """Where a piece of background work stands (games/background.py claims it)."""
+
+    QUEUED = "queued", _("queued")
+    RUNNING = "running", _("running")
+    DONE = "done", _("done")
+
+
+class Analysis(models.Model):
+    """A finished game's analysis (games/background.py, docs/RULES.md "Analysis"): for each
+    stretch between shuffles, whether it could have been won with no further shuffle and
+    where that win slipped away.  Searched once, in the background, and then only read."""
+
+    game = models.OneToOneField(Game, on_delete=models.CASCADE, primary_key=True, related_name="analysis")
+    state = models.CharField(max_length=8, choices=Claimed.choices, default=Claimed.QUEUED)
+    requested_at = models.DateTimeField(default=timezone.now)
+    claimed_at = models.DateTimeField(null=True, blank=True, help_text=_("When a worker took it on."))
+    finished_at = models.DateTimeField(null=True, blank=True)
+    stretches = models.JSONField(
+        default=list, blank=True, help_text=_("One entry a stretch: its steps, verdict, winning line and slip.")
+    )
+    fewest_moves = models.PositiveIntegerField(
+        null=True, blank=True, help_text=_("For a win: the fewest moves of a win the search found.")
+    )
+    nodes = models.PositiveBigIntegerField(default=0, help_text=_("Positions the searches visited."))
+
+    class Meta:
+        verbose_name_plural = _("analyses")
+
+    def __str__(self) -> str:
+        return f"analysis of game {self.game_id}: {self.state}"
+
+    @property
+    def done(self) -> bool:
+        return self.state == Claimed.DONE
+
+
+class StretchSearch(models.Model):
+    """The background search for an outright win from a position a hint was asked at
+    (games/background.py): one a position, whoever asked, searched once."""
+
+    position = models.CharField(max_length=64, primary_key=True, help_text=_("SHA-256 of the position's notation."))
+    state = models.CharField(max_length=8, choices=Claimed.choices, default=Claimed.QUEUED)
+    requested_at = models.DateTimeField(default=timezone.now)
+    claimed_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    found = models.BooleanField(default=False, help_text=_("Whether the search found a winning line."))
+    nodes = models.PositiveBigIntegerField(default=0)
+
+    def __str__(self) -> str:
+        return f"search from {self.position[:12]}: {self.state}"
+
+
+class KnownStep(models.Model):
+    """A position on a winning line a background search found: the hint there is its move,
+    the same for every player who reaches it (docs/RULES.md, "Hints")."""
+
+    position = models.CharField(max_length=64, primary_key=True, help_text=_("SHA-256 of the position's notation."))
+    move = models.CharField(max_length=16, help_text=_('The move to play: "R-C>R-C".'))
+    to_win = models.PositiveSmallIntegerField(help_text=_("Moves left on the line, this one included."))
+
+    def __str__(self) -> str:
+        return f"{self.position[:12]}: {self.move}"

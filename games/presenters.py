@@ -19,7 +19,7 @@ from games import engine, pace
 from games.clock import elapsed_at, pause_ms
 from games.models import Action, Game
 from games.preferences import drawn_as, marks_movable
-from games.selectors import game_pace
+from games.selectors import game_analysis, game_pace
 
 # Each card's name whole, so that each language says it its own way (the order of the words,
 # a rank's gender) and a name costs one lookup in the catalog.
@@ -416,7 +416,6 @@ def status_bar_context(request: SiteRequest, game: Game, note: str = "", logged:
             actions=actions,
         ),
         "max_actions": engine.MAX_ACTIONS,
-        "verdict_steps": line_words(game.verdict_line),
     }
 
 
@@ -568,3 +567,65 @@ def rules_pictures() -> list[Picture]:
             _("After a shuffle: the cards in place stay; the others are dealt again, with 4 new gaps."),
         ),
     ]
+
+
+class StretchWords(NamedTuple):
+    """One stretch of a finished game's analysis, in words (docs/RULES.md, "Analysis")."""
+
+    start: int  # the replay step it starts at: the deal (0) or a shuffle
+    label: str  # "From the deal", "After shuffle 2"
+    verdict: str  # solver.Verdict's value: won, proved_lost, unknown
+    line: list[str]  # a winning line from its start, in words
+    slip: int | None  # the replay step after which no win was left, if one was
+    played: str  # what the player did at that step
+    instead: str  # a move that kept the win there
+
+
+class AnalysisWords(NamedTuple):
+    done: bool
+    stretches: list[StretchWords]
+    fewest_moves: int | None
+
+    @property
+    def slips(self) -> list[StretchWords]:
+        return [stretch for stretch in self.stretches if stretch.slip is not None]
+
+    def at(self, step: int) -> dict:
+        """What the replay says at ``step``: the stretch that starts there, the one that slipped there."""
+        return {
+            "starts": next((s for s in self.stretches if s.start == step and s.verdict == "won"), None),
+            "slips": next((s for s in self.stretches if s.slip == step), None),
+        }
+
+
+def analysis_words(game: Game) -> AnalysisWords:
+    """What the end screen and the replay say of ``game``'s analysis: not done yet, or each
+    stretch's verdict and slip in words."""
+    analysis = game_analysis(game)
+    if analysis is None or not analysis.done:
+        return AnalysisWords(False, [], None)
+    stretches = []
+    for entry in analysis.stretches:
+        used = entry["shuffles_used"]
+        label = _("From the deal") if not used else _("After shuffle %(number)s") % {"number": used}
+        kind = entry.get("played_kind", "")
+        if kind == engine.ActionKind.SHUFFLE.value:
+            played = _("the shuffle")
+        elif kind == engine.ActionKind.RESIGN.value:
+            played = _("giving up")
+        elif entry["played"]:
+            played = line_words(entry["played"])[0]
+        else:
+            played = ""
+        stretches.append(
+            StretchWords(
+                start=entry["start"],
+                label=str(label),
+                verdict=entry["verdict"],
+                line=line_words(entry["line"]),
+                slip=entry["slip"],
+                played=str(played),
+                instead=line_words(entry["instead"])[0] if entry["instead"] else "",
+            )
+        )
+    return AnalysisWords(True, stretches, analysis.fewest_moves)

@@ -139,15 +139,6 @@ class KeptReplay(NamedTuple):
         last = self.step(self.last)
         return ReplayEnd(last.state, engine.Tops(last.undo_top, last.redo_top), self.wrong_tops)
 
-    def last_stretch_start(self) -> engine.Position:
-        """The position of the deal or of the last shuffle: where a lost game's verdict searches."""
-        number = max(
-            index
-            for index, row in enumerate(self.rows)
-            if row[0] is None or row[0][1] == engine.ActionKind.SHUFFLE.value
-        )
-        return self.step(number).state.position
-
 
 def _kept_key(game: Game) -> str:
     return f"replay:{game.pk}:{game.version}"

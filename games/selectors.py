@@ -8,7 +8,7 @@ from django.db.models.functions import Coalesce
 
 from addiction_site.ownership import Owner
 from games import engine, pace
-from games.models import Action, Game
+from games.models import Action, Analysis, Game
 
 MY_GAMES_PAGE_SIZE = 25
 
@@ -60,3 +60,8 @@ def my_games_pages(
         Paginator(playing, MY_GAMES_PAGE_SIZE).get_page(playing_page),
         Paginator(finished, MY_GAMES_PAGE_SIZE).get_page(finished_page),
     )
+
+
+def game_analysis(game: Game) -> Analysis | None:
+    """``game``'s analysis, done or on its way, or None if none was asked for (games/background.py)."""
+    return Analysis.objects.filter(game_id=game.pk).first()

@@ -9,11 +9,12 @@ from typing import NamedTuple
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
+from django.core.cache import cache
 from django.db import transaction
 from django.utils import timezone
 
 from addiction_site.ownership import Owner
-from games import engine, signals, solver
+from games import background, engine, signals, solver
 from games.clock import elapsed_at
 from games.models import Action, Game, daily_closes_at
 from games.replay import replay_end
@@ -197,6 +198,8 @@ def game_act(
             undo_top=game.undo_top,
             redo_top=game.redo_top,
         )
+        if state.is_over:
+            signals.game_over.send(sender=Game, game=game)
         if state.status is engine.Status.WON:
             # A hint may have landed since the game was read: it does not change the version,
             # so the compare-and-set let this win through.  Read, under the row this UPDATE
@@ -212,7 +215,9 @@ def hint_for(*, owner: Owner, game_id: int, version: int) -> Played:
     search again.  Refused like an action: StaleVersion, or ActionRefused on a finished game.
 
     The solver sees only what the player sees, the position and the shuffles left
-    (docs/RULES.md, "Hints"); it searches within its node budget, inside the request.
+    (docs/RULES.md, "Hints"); it searches within its node budget, inside the request, unless
+    the position's hint is known (:func:`position_hint`).  The stretch's first hint also asks
+    for the background search for a win from here (games/receivers.py).
     """
     games = owned_games(owner, pk=game_id)
     game = games.get()
@@ -223,12 +228,33 @@ def hint_for(*, owner: Owner, game_id: int, version: int) -> Played:
     if game.hint_version == version:
         return Played(game, None, None)
     state = game.state()
-    advice = engine.Hint.of(solver.hint(state.position, state.shuffles_left))
+    advice = position_hint(state)
+    signals.win_sought.send(sender=Game, game=game, position=state.position)
     game.hint, game.hint_version, game.assisted = str(advice), version, True
     written = games.filter(version=version).update(hint=game.hint, hint_version=version, assisted=True)
     if not written:  # an action got there first
         raise StaleVersion(games.get())
     return Played(game, None, None)
+
+
+HINT_KEPT_SECONDS = 60 * 60 * 24 * 30
+
+
+def position_hint(state: engine.GameState) -> engine.Hint:
+    """The hint at a position with so many shuffles left, the same for every player and game:
+    the next move of a winning line a background search found through this position
+    (games/background.py), else the one the request's search finds, kept by position in the
+    shared cache so that it is searched once."""
+    known = background.known_hint(state.position)
+    if known is not None:
+        return known
+    key = f"hint:{background.position_key(state.position)}:{state.shuffles_left}"
+    kept = cache.get(key)
+    if kept is not None:
+        return engine.Hint.parse(kept)
+    advice = engine.Hint.of(solver.hint(state.position, state.shuffles_left))
+    cache.set(key, str(advice), HINT_KEPT_SECONDS)
+    return advice
 
 
 def _log_step(game: Game, top: int, column: str) -> tuple[engine.Move, int]:

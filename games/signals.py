@@ -1,4 +1,5 @@
-"""What the games app tells the others, without knowing them (records/receivers.py listens).
+"""What the games app tells the others, without knowing them (records/receivers.py listens),
+and its own background work (games/receivers.py).
 
 Both are sent inside the transaction that changed the game, so that what a receiver writes
 stands or falls with it.
@@ -11,3 +12,10 @@ win_ranked = Signal()
 
 win_unranked = Signal()
 """Sent with ``game``: an account's win that was ranked was found not to be a true win."""
+
+game_over = Signal()
+"""Sent with ``game``: it has just ended (won, lost, given up, out of actions); its analysis is asked for."""
+
+win_sought = Signal()
+"""Sent with ``game`` and ``position``: the stretch's first hint was asked there, with no line known;
+the background search for a win from there is asked for."""

@@ -45,11 +45,28 @@ Move('KS', (0, 12), (0, 11))
 from __future__ import annotations
 
 import enum
+from collections.abc import Callable
 from typing import Any, NamedTuple
 
-from games.engine import COLS, Move, Position
+from games.engine import COLS, GameState, Move, Position
 
-__all__ = ["DEFAULT_BUDGET", "SHUFFLE", "Advice", "SolveResult", "Verdict", "advise", "hint", "solve"]
+__all__ = [
+    "ANALYSIS_BUDGET",
+    "DEEP_BUDGET",
+    "DEFAULT_BUDGET",
+    "SHUFFLE",
+    "Advice",
+    "Followed",
+    "SolveResult",
+    "StretchAnalysis",
+    "Verdict",
+    "advise",
+    "analyse_stretch",
+    "follow_hints",
+    "hint",
+    "search_win",
+    "solve",
+]
 
 SHUFFLE = "shuffle"
 """The hint that says: use a shuffle now."""
@@ -173,6 +190,188 @@ def solve(position: Position, budget: int = DEFAULT_BUDGET) -> SolveResult:
             return SolveResult(Verdict.WON, _line(found.parents, found.won), nodes)
     verdict = Verdict.PROVED_LOST if found.complete else Verdict.UNKNOWN
     return SolveResult(verdict, [], nodes)
+
+
+DEEP_BUDGET = 1_000_000
+"""Positions the background search of a stretch may visit (:func:`search_win`): seconds, not a request's share."""
+
+
+def search_win(position: Position, budget: int = DEEP_BUDGET) -> SolveResult:
+    """A search for an outright win of this stretch, far deeper than a hint's (a background
+    task's, not a request's): first with the greedy moves of :func:`solve`; when those are
+    all seen before the budget is spent, again with the patient ones (every move but a 2
+    leaving column 0), which put off a move into a run's frontier.  It remembers the
+    positions seen by their hashes, not their parents, so that a million fit in a worker's
+    memory.  Won carries the line; otherwise the answer is "unknown", whatever was seen,
+    since not every move was searched."""
+    layout = _layout_of(position)
+    nodes = 0
+    for forced in (_GREEDY, _PATIENT):
+        line, spent = _deep(layout, budget - nodes, forced)
+        nodes += spent
+        if line is not None:
+            return SolveResult(Verdict.WON, line, nodes)
+        if nodes >= budget:
+            break
+    return SolveResult(Verdict.UNKNOWN, [], nodes)
+
+
+def _deep(layout: bytes, budget: int, forced: int) -> tuple[list[Move] | None, int]:
+    """Depth-first search for a win, as :func:`_explore` orders it, keeping only the path."""
+    runs = _runs(layout)
+    if sum(runs) == _WON_LOCKED:
+        return [], 0
+    seen = {hash(layout)}
+    path: list[tuple[int, int, int]] = []  # path[d - 1]: the move that led to the position at depth d
+    stack = [(layout, runs, 0, -1, -1, -1)]
+    nodes = 0
+    score_of, moves_of, push, add = _score, _moves, stack.append, seen.add
+    while stack and nodes < budget:
+        lay, runs, depth, card_in, src_in, gap_in = stack.pop()
+        del path[max(depth - 1, 0) :]
+        if depth:
+            path.append((card_in, src_in, gap_in))
+        nodes += 1
+        children = []
+        for card, src, gap in moves_of(lay, runs, forced):
+            new = bytearray(lay)
+            new[gap] = card
+            new[src] = _GAP
+            key = bytes(new)
+            digest = hash(key)
+            if digest in seen:
+                continue
+            add(digest)
+            src_col, col = src % COLS, gap % COLS
+            if src_col == 0 or col == runs[gap // COLS]:
+                changed = list(runs)
+                changed[src // COLS] = _run(key, src - src_col)
+                changed[gap // COLS] = _run(key, gap - col)
+                child_runs = tuple(changed)
+                if sum(child_runs) == _WON_LOCKED:
+                    moves = [*path, (card, src, gap)]
+                    return [Move(_TOKENS[c], divmod(s, COLS), divmod(g, COLS)) for c, s, g in moves], nodes
+            else:
+                child_runs = runs
+            children.append((score_of(key, child_runs), key, child_runs, card, src, gap))
+        if len(children) > 1:
+            children.sort()  # the most promising last, to be searched first
+        for _, key, child_runs, card, src, gap in children:
+            push((key, child_runs, depth + 1, card, src, gap))
+    return None, nodes
+
+
+ANALYSIS_BUDGET = 200_000
+"""Positions each search of a finished game's analysis may visit (:func:`analyse_stretch`)."""
+
+
+class StretchAnalysis(NamedTuple):
+    """What :func:`analyse_stretch` found about one stretch of a game (docs/RULES.md, "Analysis").
+
+    ``verdict``: could the stretch have been won from its start with no further shuffle;
+    ``line``: a winning line from its start, when it could.  ``slip``: when it could but the
+    player's stretch was not won, the index of the action after which no win was left
+    (action ``i`` leads from ``positions[i - 1]`` to ``positions[i]``; ``len(positions)``
+    is the action that ended the stretch: the shuffle, or giving up), with ``instead``, a
+    move that kept the win.  ``decided`` is False when a search on the way ran out of
+    budget, so that the slip is not known."""
+
+    verdict: Verdict
+    line: list[Move]
+    slip: int | None
+    instead: Move | None
+    decided: bool
+    nodes: int
+
+
+def analyse_stretch(positions: list[Position], *, won: bool = False, budget: int = ANALYSIS_BUDGET) -> StretchAnalysis:
+    """Analyse a stretch the player played: ``positions`` from its start (the deal or a
+    shuffle) to its last, and ``won`` when the stretch ended in a win.
+
+    The slip is found by bisection: a position reachable from one that cannot be won cannot
+    be won either, so along the player's moves the win is possible up to some action and
+    never after it (an undo may bring it back: bisection then finds one action that lost
+    it, not always the last).  Each search is :func:`solve` within ``budget`` positions."""
+    first = solve(positions[0], budget)
+    nodes = first.nodes
+    if not first.won or won:
+        return StretchAnalysis(first.verdict, first.line, None, None, not first.unknown, nodes)
+    end = solve(positions[-1], budget)
+    nodes += end.nodes
+    if end.won:  # the win was still there when the stretch ended: the shuffle or giving up lost it
+        return StretchAnalysis(Verdict.WON, first.line, len(positions), end.line[0] if end.line else None, True, nodes)
+    if end.unknown:
+        return StretchAnalysis(Verdict.WON, first.line, None, None, False, nodes)
+    low, high, line = 0, len(positions) - 1, first.line  # a win from positions[low], none from positions[high]
+    while high - low > 1:
+        middle = (low + high) // 2
+        found = solve(positions[middle], budget)
+        nodes += found.nodes
+        if found.unknown:
+            return StretchAnalysis(Verdict.WON, first.line, None, None, False, nodes)
+        if found.won:
+            low, line = middle, found.line
+        else:
+            high = middle
+    return StretchAnalysis(Verdict.WON, first.line, high, line[0], True, nodes)
+
+
+class Followed(NamedTuple):
+    """A game played by :func:`follow_hints`: where it ended, and what its hints cost."""
+
+    state: GameState
+    hint_nodes: list[int]
+    hint_seconds: list[float]
+    lookups: int
+    search_seconds: list[float]
+    searches_won: int
+
+
+def follow_hints(
+    state: GameState,
+    *,
+    budget: int = DEFAULT_BUDGET,
+    deep_budget: int = DEEP_BUDGET,
+    clock: Callable[[], float] | None = None,
+) -> Followed:
+    """Play ``state`` to its end doing what the site's hints say, as a player who follows
+    every one of them (docs/RULES.md, "Hints"): at the first hint of a stretch the deep
+    search (:func:`search_win`, ``deep_budget`` positions; 0 for none) looks for a win from
+    there, and a line it finds is followed move by move; every other hint is
+    :func:`advise` within ``budget``.  ``clock`` (``time.perf_counter``, say) only times the
+    searches for the caller: what is played never depends on it."""
+    known: dict[Position, Move] = {}
+    searched: set[int] = set()  # the stretches (shuffles used) whose deep search ran
+    nodes: list[int] = []
+    seconds: list[float] = []
+    search_seconds: list[float] = []
+    lookups = searches_won = 0
+    while not state.is_over:
+        position = state.position
+        if deep_budget and state.shuffles_used not in searched and position not in known:
+            searched.add(state.shuffles_used)
+            began = clock() if clock else 0.0
+            found = search_win(position, deep_budget)
+            search_seconds.append(clock() - began if clock else 0.0)
+            if found.won:
+                searches_won += 1
+                for move in found.line:
+                    known[position] = move
+                    position = position.play(move)
+                position = state.position
+        if position in known:
+            lookups += 1
+            advice: Move | str | None = known[position]
+        else:
+            began = clock() if clock else 0.0
+            asked = advise(position, state.shuffles_left, budget)
+            seconds.append(clock() - began if clock else 0.0)
+            nodes.append(asked.nodes)
+            advice = asked.hint
+        if advice is None:
+            break
+        state = state.shuffle() if advice == SHUFFLE else state.play(advice)  # type: ignore[arg-type]
+    return Followed(state, nodes, seconds, lookups, search_seconds, searches_won)
 
 
 # --------------------------------------------------------------------------- the search

@@ -9,7 +9,7 @@ from django.utils.translation import ngettext
 
 from games import engine, pace
 from games.models import Game
-from games.presenters import line_words, pace_words, step_words, table_slots
+from games.presenters import analysis_words, pace_words, step_words, table_slots
 from games.templatetags.games_extras import duration  # the one way a time is written
 from records.models import BoardEntry
 from records.selectors import Replayed, previous_best
@@ -24,16 +24,18 @@ def replay_context(game: Game, step: int, replayed: Replayed) -> dict:
         move = engine.Move.parse(action.move)
         row, col = move.src if action.kind == engine.ActionKind.UNDO else move.dst
         slots[row][col] = slots[row][col]._replace(moved=True)
+    analysis = analysis_words(game)
     return {
         "game": game,
         "state": state,
         "slots": slots,
+        "analysis": analysis,
+        "here": analysis.at(step),
         "step": step,
         "last": replayed.last,
         "action": action,
         "error": replayed.error,
         "action_words": step_words(action.kind, action.move, state.moves, state.shuffles_left) if action else "",
-        "verdict_steps": line_words(game.verdict_line),
     }
 
 

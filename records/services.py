@@ -1,20 +1,18 @@
-"""Every change to the records: the boards a ranked win enters, a lost game's verdict, and
-the check of a finished game against its revealed seed."""
+"""Every change to the records: the boards a ranked win enters, and the check of a finished
+game against its revealed seed."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
 
-from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.core.cache import cache
 from django.db import transaction
 from django.db.models import F
 from django.utils.translation import gettext as _
 
 from addiction_site.ownership import Owner
-from games import engine, solver
+from games import engine
 from games.clock import utc_day
 from games.models import Game
 from games.replay import KeptReplay, kept_replay
@@ -85,43 +83,6 @@ def boards_rebuild(*, user_id: int) -> None:
         wins = owned_games(Owner(user_id=user_id, guest_token=""), status=engine.Status.WON, ranked=True)
         for game in wins.order_by("finished_at", "pk"):
             boards_enter(game=game)
-
-
-VERDICT_SEARCH_SECONDS = 120  # how long one request's claim to a game's verdict search holds
-
-
-def game_verdict(game: Game) -> Game:
-    """For a lost game: could the stretch from its last shuffle (or the deal) have been won
-    with no further shuffle?  Searched once, within ``ADDICTION_VERDICT_BUDGET`` nodes, and kept with
-    the game ("won" with a winning line, "proved_lost" or "unknown").
-
-    Requests that ask at once do not search at once: the first claims the search in the
-    shared cache (every app server sees the claim) and the others return the game without
-    its verdict, which their pages ask for again a moment later."""
-    if game.status != engine.Status.LOST or game.verdict:
-        return game
-    claim = f"verdict-search:{game.pk}"
-    if not cache.add(claim, 1, VERDICT_SEARCH_SECONDS):
-        return game
-    try:
-        game.refresh_from_db(fields=["verdict", "verdict_line"])  # found while this one waited?
-        if game.verdict:
-            return game
-        kept = kept_replay(game)
-        if kept is None or kept.error or not kept.rows:  # a log that does not replay has no verdict
-            return game
-        result = solver.solve(kept.last_stretch_start(), settings.ADDICTION_VERDICT_BUDGET)
-        game.verdict, line = _verdict_of(result)
-        game.verdict_line = " ".join(str(move) for move in line)
-        Game.objects.filter(pk=game.pk, verdict="").update(verdict=game.verdict, verdict_line=game.verdict_line)
-    finally:
-        cache.delete(claim)
-    return game
-
-
-def _verdict_of(result) -> tuple[str, list[engine.Move]]:
-    """The solver's result as the game keeps it."""
-    return result.verdict.value, list(result.line) if result.verdict is solver.Verdict.WON else []
 
 
 @dataclass(frozen=True)

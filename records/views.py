@@ -10,11 +10,11 @@ from django.views.decorators.http import require_safe
 
 from addiction_site.limits import too_many, wait_seconds
 from addiction_site.ownership import SiteRequest
-from games import engine
 from games.clock import utc_day
-from games.presenters import line_words
+from games.presenters import analysis_words
 from games.replay import kept_replay
-from games.selectors import game_pace
+from games.selectors import game_analysis, game_pace
+from games.tasks import analysis_ask
 from records import scopes
 from records.models import BoardEntry
 from records.presenters import pace_chart, replay_context, verification_words
@@ -30,7 +30,7 @@ from records.selectors import (
     rank_of,
     replay_step,
 )
-from records.services import game_verdict, game_verify
+from records.services import game_verify
 
 
 @require_safe
@@ -116,27 +116,25 @@ def game_verify_page(request: SiteRequest, pk: int) -> HttpResponse:
     return render(request, "records/verify.html", {"game": game, "verification": verification, "words": words})
 
 
-VERDICT_AGAIN_SECONDS = 2  # when another request is searching the verdict, the page asks again after this
+VERDICT_AGAIN_SECONDS = 2  # while the analysis runs, the page asks again after this
 
 
 @require_safe
 def game_verdict_page(request: SiteRequest, pk: int) -> HttpResponse:
-    """Whether a lost game's last stretch could have been won: searched the first time it
-    is asked (the end screen asks at once), kept with the game, then only read.  While
-    another request searches it, or over the limit, htmx is told to ask again."""
+    """A finished game's analysis (docs/RULES.md, "Analysis"): searched in the background once
+    the game ended (games/background.py), only read here.  A game with none yet (finished
+    before analyses were made, or whose worker died) has it asked for, within the limit on
+    verdicts; until it is done, htmx asks again and the page without scripts refreshes itself."""
     game, _own = _finished_game(request, pk)
-    if game.status != engine.Status.LOST:
-        raise Http404(_("Only a lost game has a verdict."))
     wait = 0
-    if not game.verdict and not (wait := wait_seconds(request, "verdict")):
-        game = game_verdict(game)
+    analysis = game_analysis(game)
+    if analysis is None or not analysis.done:
+        if not (wait := wait_seconds(request, "verdict")):
+            analysis_ask(game.pk)
     if wait and not request.htmx:
         return too_many(request, wait)
-    context = {
-        "game": game,
-        "verdict_steps": line_words(game.verdict_line),
-        "verdict_again": max(wait, VERDICT_AGAIN_SECONDS) if not game.verdict else 0,
-    }
+    done = analysis_words(game).done
+    context = {"game": game, "verdict_again": 0 if done else max(wait, VERDICT_AGAIN_SECONDS), "done": done}
     return render(request, "records/_verdict.html" if request.htmx else "records/verdict.html", context)
 
 

@@ -15,9 +15,12 @@ PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 # Serve static files from the app folders as they are: no collectstatic, no warning about its folder.
 WHITENOISE_AUTOREFRESH = True
 WHITENOISE_USE_FINDERS = True
-# A lost game's verdict searches within this many nodes (services.game_verdict): small here,
-# so that the many games the tests lose stay quick; the verdict's own tests set more.
-ADDICTION_VERDICT_BUDGET = 2_000
+# The background searches (games/background.py) are small here, so that the many games the
+# tests finish stay quick; the analysis's own tests set more.  Tasks run at once, inside the
+# request that asks for them (once its transaction commits).
+ADDICTION_ANALYSIS_BUDGET = 2_000
+ADDICTION_DEEP_BUDGET = 5_000
+TASKS = {"default": {"BACKEND": "django_tasks.backends.immediate.ImmediateBackend", "QUEUES": ["default"]}}
 # pytest-django sends mail to Django's locmem backend (the ``mailoutbox`` fixture), so the
 # pages that mail links work here as with real mail settings; tests of a site without any
 # set this back to False.

@@ -7,7 +7,7 @@ from django.template.loader import render_to_string
 from django.utils.safestring import SafeString
 from django.utils.translation import get_language
 
-from games.presenters import SlotView, review_note
+from games.presenters import AnalysisWords, SlotView, analysis_words, review_note
 
 register = template.Library()
 
@@ -16,6 +16,12 @@ register = template.Library()
 def review_of(game) -> str:
     """What a won game's player is told of its review for human pace ("" if nothing)."""
     return review_note(game)
+
+
+@register.simple_tag
+def analysis_of(game) -> AnalysisWords:
+    """A finished game's analysis in words (presenters.analysis_words): the end screen and the replay show it."""
+    return analysis_words(game)
 
 
 @register.filter

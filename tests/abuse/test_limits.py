@@ -1,6 +1,6 @@
 """The rate limits on costly requests (addiction_site/limits.py; docs/RULES.md, "Limits";
 issue 25): per address and per owner, 429 with Retry-After and words saying when; kept
-replays and verdicts are read freely, and a verdict is searched once.  Two app servers
+replays and analyses are read freely (an analysis searched once: tests/games/test_analysis.py).  Two app servers
 sharing one limit: tests/cluster/test_shared_limits.py."""
 
 from __future__ import annotations
@@ -13,7 +13,6 @@ from django.test import Client
 
 from games.models import Game
 from games.services import game_act
-from records.services import game_verdict
 from tests.helpers import HTMX, act, logged_in, new_game, parse_html, text_of
 from tests.winning import guest_owner
 
@@ -116,20 +115,6 @@ def test_a_kept_replay_is_not_played_again(client):
     with mock.patch("games.replay.replay_states", side_effect=AssertionError("played again")):
         assert client.get(f"/game/{game.pk}/replay/0/").status_code == 200
         assert client.get(f"/game/{game.pk}/verify/").status_code == 200
-
-
-def test_a_verdict_being_searched_elsewhere_is_not_searched_again(client):
-    game = finished(client)
-    cache.add(f"verdict-search:{game.pk}", 1, 60)  # another request (another server) claimed it
-    with mock.patch("records.services.solver.solve", side_effect=AssertionError("searched twice")):
-        assert game_verdict(Game.objects.get(pk=game.pk)).verdict == ""
-        answer = client.get(f"/game/{game.pk}/verdict/", headers=HTMX)
-    assert answer.status_code == 200
-    assert "load delay:2s" in answer.content.decode()  # the page asks again shortly
-    cache.delete(f"verdict-search:{game.pk}")
-    assert game_verdict(Game.objects.get(pk=game.pk)).verdict  # the claim gone, it is searched once
-    with mock.patch("records.services.solver.solve", side_effect=AssertionError("searched twice")):
-        assert client.get(f"/game/{game.pk}/verdict/", headers=HTMX).status_code == 200
 
 
 def test_verdicts_over_the_limit_wait_and_kept_ones_do_not(client, rates):

@@ -174,7 +174,8 @@ def test_the_verdict_is_searched_once(client, monkeypatch):
     monkeypatch.setattr(solver, "solve", lambda *args: calls.append(args) or real(*args))
     for _ in range(3):
         assert client.get(f"/game/{game.pk}/verdict/").status_code == 200
-    assert len(calls) == 1
+    # One analysis: the deal's stretch searched from its start and from where it was given up.
+    assert len(calls) == 2 and calls[0][0] == engine.deal(WINNABLE_DEAL)
 
 
 def test_a_verdict_searches_from_the_last_shuffle(client, monkeypatch):
@@ -190,12 +191,13 @@ def test_a_verdict_searches_from_the_last_shuffle(client, monkeypatch):
         lambda position, budget: seen.append(position) or solver.SolveResult(solver.Verdict.PROVED_LOST, [], 1),
     )
     response = client.get(f"/game/{game.pk}/verdict/")
-    assert seen == [after_shuffle]
+    assert seen == [engine.deal(1), after_shuffle]  # each stretch from its start; the last is the verdict
     assert "No win was possible after the last shuffle." in text_of(response)
+    assert Game.objects.get(pk=game.pk).verdict == "proved_lost"
 
 
 def test_a_budget_too_small_says_undecided(client, settings):
-    settings.ADDICTION_VERDICT_BUDGET = 3
+    settings.ADDICTION_ANALYSIS_BUDGET = 3
     game = new_game(client, 1)
     act(client, game, "resign")
     assert "not decided within the search budget" in text_of(client.get(f"/game/{game.pk}/verdict/"))

@@ -1,0 +1,159 @@
+"""The work done off the request path (docs/RULES.md, "Analysis" and "Hints"): a finished
+game's analysis, and the search for a win from the position a stretch's first hint was
+asked at.  games/tasks.py runs these functions in a worker; nothing here runs in a request.
+
+Each piece of work is one row (:class:`~games.models.Analysis`, :class:`~games.models.StretchSearch`),
+queued when it is asked for and claimed by the worker that does it, with an UPDATE that only
+one worker can win: asked twice, or retried after a worker died, it is still searched once.
+The search itself runs outside any transaction (SQLite would otherwise hold its write lock
+for seconds), and its result is written with a second UPDATE that only the claim's holder makes.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from datetime import timedelta
+
+from django.conf import settings
+from django.db.models import Q
+from django.utils import timezone
+
+from games import engine, solver
+from games.models import Analysis, Claimed, Game, KnownStep, StretchSearch
+from games.replay import kept_replay
+
+STALE = timedelta(minutes=15)
+"""A claim older than this belongs to a worker that died: the work may be claimed again."""
+
+
+def position_key(position: engine.Position) -> str:
+    """The key a position is kept under: the SHA-256 of its notation."""
+    return hashlib.sha256(str(position).encode()).hexdigest()
+
+
+def _queue(model, **key) -> bool:
+    """Make sure the work ``key`` names is queued; True when it must be enqueued now (it is
+    new, or its claim went stale), False when it is done or on its way."""
+    row, created = model.objects.get_or_create(**key)
+    if created:
+        return True
+    stale = timezone.now() - STALE
+    return bool(
+        model.objects.filter(**key)
+        .filter(Q(state=Claimed.QUEUED, requested_at__lt=stale) | Q(state=Claimed.RUNNING, claimed_at__lt=stale))
+        .update(state=Claimed.QUEUED, requested_at=timezone.now())
+    )
+
+
+def _claim(model, **key) -> bool:
+    """Take the work on; only one worker's UPDATE matches."""
+    now = timezone.now()
+    return bool(
+        model.objects.filter(**key)
+        .filter(Q(state=Claimed.QUEUED) | Q(state=Claimed.RUNNING, claimed_at__lt=now - STALE))
+        .update(state=Claimed.RUNNING, claimed_at=now)
+    )
+
+
+# --------------------------------------------------------------------------- analysis
+
+
+def analysis_queue(game_id: int) -> bool:
+    """Ask for a finished game's analysis: True when a task must be enqueued for it."""
+    return _queue(Analysis, game_id=game_id)
+
+
+def game_analyse(game_id: int) -> bool:
+    """Analyse a finished game, once: each stretch between shuffles (docs/RULES.md, "Analysis"),
+    and for a lost game its verdict, the last stretch's, kept with the game as before.
+    Returns whether this call did the work."""
+    game = Game.objects.filter(pk=game_id).first()
+    if game is None or not game.is_over or not _claim(Analysis, game_id=game_id):
+        return False
+    stretches, fewest, nodes = analyse(game)
+    Analysis.objects.filter(game_id=game_id, state=Claimed.RUNNING).update(
+        state=Claimed.DONE, finished_at=timezone.now(), stretches=stretches, fewest_moves=fewest, nodes=nodes
+    )
+    if game.status == engine.Status.LOST and stretches:
+        last = stretches[-1]
+        Game.objects.filter(pk=game_id, verdict="").update(verdict=last["verdict"], verdict_line=last["line"])
+    return True
+
+
+def analyse(game: Game) -> tuple[list[dict], int | None, int]:
+    """The analysis of a finished game, as :class:`~games.models.Analysis` keeps it: one entry a
+    stretch (its first and last replay steps, verdict, a winning line from its start, and the
+    slip: the step after which no win was left, with a move that kept it), the fewest moves
+    of a win found for a won game, and the positions searched."""
+    kept = kept_replay(game)
+    if kept is None or kept.error or not kept.rows:  # a log that does not replay has no analysis
+        return [], None, 0
+    rows = kept.rows
+    starts = [i for i, row in enumerate(rows) if row[0] is None or row[0][1] == engine.ActionKind.SHUFFLE.value]
+    won = game.status == engine.Status.WON
+    stretches, nodes = [], 0
+    for number, start in enumerate(starts):
+        end = starts[number + 1] - 1 if number + 1 < len(starts) else kept.last
+        positions = [engine.Position.parse(rows[i][1]) for i in range(start, end + 1)]
+        found = solver.analyse_stretch(
+            positions, won=won and number == len(starts) - 1, budget=settings.ADDICTION_ANALYSIS_BUDGET
+        )
+        nodes += found.nodes
+        slip = None if found.slip is None else min(start + found.slip, kept.last)
+        stretches.append(
+            {
+                "start": start,
+                "end": end,
+                "shuffles_used": number,
+                "verdict": found.verdict.value,
+                "line": " ".join(str(move) for move in found.line),
+                "decided": found.decided,
+                "slip": slip,
+                "played_kind": rows[slip][0][1] if slip else "",
+                "played": rows[slip][0][2] if slip else "",
+                "instead": str(found.instead) if found.instead else "",
+            }
+        )
+    fewest = None
+    if won and stretches[-1]["line"]:  # the moves before the last stretch, and the line found from its start
+        found = rows[stretches[-1]["start"]][2] + len(stretches[-1]["line"].split())
+        fewest = found if found < game.moves else None
+    return stretches, fewest, nodes
+
+
+# --------------------------------------------------------------------------- hints
+
+
+def known_hint(position: engine.Position) -> engine.Hint | None:
+    """The hint at ``position`` if it is on a winning line a background search found."""
+    move = KnownStep.objects.filter(position=position_key(position)).values_list("move", flat=True).first()
+    return engine.Hint.parse(move) if move else None
+
+
+def search_queue(position: engine.Position) -> bool:
+    """Ask for the background search for a win from ``position``: True when a task must be enqueued."""
+    key = position_key(position)
+    if KnownStep.objects.filter(position=key).exists():
+        return False
+    return _queue(StretchSearch, position=key)
+
+
+def stretch_search(notation: str) -> bool:
+    """Search for an outright win from a position (``solver.search_win``, once a position) and
+    keep every position of a line found as a :class:`~games.models.KnownStep`.  Returns
+    whether this call did the work."""
+    position = engine.Position.parse(notation)
+    key = position_key(position)
+    if not _claim(StretchSearch, position=key):
+        return False
+    found = solver.search_win(position, settings.ADDICTION_DEEP_BUDGET)
+    steps, line = [], found.line if found.won else []
+    for left, move in enumerate(line):
+        hint = str(engine.Hint.of(move))
+        steps.append(KnownStep(position=position_key(position), move=hint, to_win=len(line) - left))
+        position = position.play(move)
+    KnownStep.objects.bulk_create(steps, ignore_conflicts=True)
+    StretchSearch.objects.filter(position=key, state=Claimed.RUNNING).update(
+        state=Claimed.DONE, finished_at=timezone.now(), found=found.won, nodes=found.nodes
+    )
+    return True

@@ -1,0 +1,32 @@
+"""The games app's background tasks (Django's tasks framework, the django-tasks backport):
+what games/background.py does, run by a worker (`manage.py db_worker`), never by a request.
+
+A request asks with :func:`analysis_ask` or :func:`search_ask` once its transaction has
+committed (games/receivers.py); those enqueue a task only for work not yet queued, so that a
+game is analysed, and a position searched, once."""
+
+from django_tasks import task
+
+from games import background, engine
+
+
+@task()
+def analyse_game(game_id: int) -> bool:
+    return background.game_analyse(game_id)
+
+
+@task()
+def search_stretch(notation: str) -> bool:
+    return background.stretch_search(notation)
+
+
+def analysis_ask(game_id: int) -> None:
+    """Ask for a finished game's analysis (docs/RULES.md, "Analysis")."""
+    if background.analysis_queue(game_id):
+        analyse_game.enqueue(game_id)
+
+
+def search_ask(position: engine.Position) -> None:
+    """Ask for the background search for a win from ``position`` (docs/RULES.md, "Hints")."""
+    if background.search_queue(position):
+        search_stretch.enqueue(str(position))

@@ -1,0 +1,216 @@
+"""A finished game's analysis, off the request path (docs/RULES.md, "Analysis"; issue 27):
+every stretch judged from its start, the slip where a win was lost, computed once by a
+background task whatever asks for it, and shown on the end screen and the replay's timeline;
+and the background search behind the hints ("Hints"), whose line every player then follows."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+from games import background, engine, solver
+from games.models import Analysis, Claimed, Game, KnownStep, StretchSearch
+from games.services import hint_for
+from tests.helpers import HTMX, act, new_game, parse_html, text_of
+from tests.winning import guest_owner, play_win, quick_win
+
+pytestmark = pytest.mark.django_db
+
+WINNABLE_DEAL = 17  # won from its opening with no shuffle: the solver finds a line in ~100 positions
+
+
+# --------------------------------------------------------------------------- the slip, in the solver
+
+
+def fake_search(winnable_up_to: int, positions: list[engine.Position]):
+    """A solve() that knows which of ``positions`` can be won: those up to index ``winnable_up_to``."""
+    index = {position: i for i, position in enumerate(positions)}
+
+    def solve(position, budget=0):
+        i = index[position]
+        if i <= winnable_up_to:
+            return solver.SolveResult(solver.Verdict.WON, [positions[i].legal_moves()[0]], 1)
+        return solver.SolveResult(solver.Verdict.PROVED_LOST, [], 1)
+
+    return solve
+
+
+def a_stretch(length: int) -> list[engine.Position]:
+    """``length`` positions a player passes through, each one move after the last."""
+    state = engine.GameState.start(deal_number=WINNABLE_DEAL, seed=1)
+    positions = [state.position]
+    while len(positions) < length:
+        state = state.play(state.position.legal_moves()[0])
+        positions.append(state.position)
+    return positions
+
+
+@pytest.mark.parametrize("winnable_up_to", [0, 1, 4, 7, 8])
+def test_the_slip_is_the_action_after_which_no_win_was_left(monkeypatch, winnable_up_to):
+    positions = a_stretch(10)
+    monkeypatch.setattr(solver, "solve", fake_search(winnable_up_to, positions))
+    found = solver.analyse_stretch(positions)
+    assert found.verdict is solver.Verdict.WON and found.decided
+    assert found.slip == winnable_up_to + 1  # action i leads from positions[i - 1] to positions[i]
+    assert found.instead == positions[winnable_up_to].legal_moves()[0]  # the line from the last winnable one
+
+
+def test_a_win_still_there_when_the_stretch_ended_slipped_at_its_end(monkeypatch):
+    positions = a_stretch(6)
+    monkeypatch.setattr(solver, "solve", fake_search(5, positions))
+    assert solver.analyse_stretch(positions).slip == 6  # the shuffle, or giving up
+
+
+def test_a_stretch_that_could_not_be_won_has_no_slip(monkeypatch):
+    positions = a_stretch(6)
+    monkeypatch.setattr(solver, "solve", fake_search(-1, positions))
+    found = solver.analyse_stretch(positions)
+    assert found.verdict is solver.Verdict.PROVED_LOST and found.slip is None
+
+
+def test_a_search_out_of_budget_leaves_the_slip_undecided(monkeypatch):
+    positions = a_stretch(10)
+    decided = fake_search(3, positions)
+
+    def solve(position, budget=0):
+        if position == positions[4]:
+            return solver.SolveResult(solver.Verdict.UNKNOWN, [], budget)
+        return decided(position)
+
+    monkeypatch.setattr(solver, "solve", solve)
+    found = solver.analyse_stretch(positions)
+    assert found.verdict is solver.Verdict.WON and not found.decided and found.slip is None
+
+
+def test_the_deep_search_finds_a_line_that_wins():
+    found = solver.search_win(engine.deal(WINNABLE_DEAL), 50_000)
+    assert found.won
+    position = engine.deal(WINNABLE_DEAL)
+    for move in found.line:
+        position = position.play(move)  # every move legal
+    assert position.is_won()
+
+
+# --------------------------------------------------------------------------- the analysis of a game
+
+
+def given_up(client, deal: int = WINNABLE_DEAL, *, django_capture_on_commit_callbacks) -> Game:
+    game = new_game(client, deal)
+    with django_capture_on_commit_callbacks(execute=True):
+        act(client, game, "resign")
+    return Game.objects.get(pk=game.pk)
+
+
+def test_a_game_that_ends_is_analysed_once_it_commits(client, django_capture_on_commit_callbacks):
+    game = given_up(client, django_capture_on_commit_callbacks=django_capture_on_commit_callbacks)
+    analysis = Analysis.objects.get(game=game)
+    assert analysis.done and analysis.nodes > 0
+    (stretch,) = analysis.stretches
+    assert (stretch["start"], stretch["verdict"], stretch["slip"], stretch["played_kind"]) == (0, "won", 1, "resign")
+    position = engine.deal(WINNABLE_DEAL)
+    for text in stretch["line"].split():
+        position = position.play(engine.Move.parse(text))
+    assert position.is_won()
+    assert game.verdict == "won"  # the last stretch's verdict, kept with the game as before
+    # The end screen says where the win slipped away, and links to that step of the replay.
+    slip = parse_html(client.get(f"/game/{game.pk}/")).find("p", class_="slip")
+    assert slip["data-slip"] == "1" and "giving up" in slip.text
+    replay = parse_html(client.get(f"/game/{game.pk}/replay/1/"))
+    mark = replay.find("li", data_kind="slip")
+    assert mark["data-step"] == "1" and mark["aria-current"] == "step"
+    assert "From here the win slipped away" in replay.find(id="slip-here").text
+
+
+def test_the_replay_marks_where_each_stretch_could_be_won(client, django_capture_on_commit_callbacks):
+    game = given_up(client, django_capture_on_commit_callbacks=django_capture_on_commit_callbacks)
+    start = parse_html(client.get(f"/game/{game.pk}/replay/0/"))
+    assert start.find("li", data_kind="stretch")["data-stretch-verdict"] == "won"
+    assert "From here a win was possible" in start.find(id="win-here").text
+
+
+def test_an_analysis_is_computed_once_however_often_it_is_asked(client, monkeypatch, django_capture_on_commit_callbacks):
+    game = given_up(client, django_capture_on_commit_callbacks=django_capture_on_commit_callbacks)
+    monkeypatch.setattr(solver, "analyse_stretch", lambda *args, **kwargs: pytest.fail("searched again"))
+    assert not background.analysis_queue(game.pk)  # done: nothing to enqueue
+    assert not background.game_analyse(game.pk)  # a task run twice does nothing
+    for _ in range(2):
+        assert client.get(f"/game/{game.pk}/verdict/", headers=HTMX).status_code == 200
+
+
+def test_an_analysis_a_worker_holds_is_waited_for_and_taken_over_when_the_worker_died(client, monkeypatch):
+    game = new_game(client, WINNABLE_DEAL)
+    act(client, game, "resign")  # in the test's transaction: nothing asked yet
+    Analysis.objects.create(game_id=game.pk, state=Claimed.RUNNING, claimed_at=timezone.now())
+    calls = []
+    real = solver.analyse_stretch
+    monkeypatch.setattr(solver, "analyse_stretch", lambda *a, **k: calls.append(1) or real(*a, **k))
+    waiting = client.get(f"/game/{game.pk}/verdict/", headers=HTMX).content.decode()
+    assert "Analysing the game" in waiting and "load delay:2s" in waiting and not calls
+    assert parse_html(client.get(f"/game/{game.pk}/verdict/")).find("meta", http_equiv="refresh")
+    Analysis.objects.filter(game_id=game.pk).update(claimed_at=timezone.now() - background.STALE - timedelta(1))
+    done = client.get(f"/game/{game.pk}/verdict/", headers=HTMX)
+    assert parse_html(done).find(data_verdict="won") and calls == [1]
+    assert "refresh" not in client.get(f"/game/{game.pk}/verdict/").content.decode()
+
+
+def test_a_won_game_says_the_fewest_moves_found(client, settings, django_capture_on_commit_callbacks):
+    settings.ADDICTION_ANALYSIS_BUDGET = 50_000
+    new_game(client, 1)  # a guest cookie
+    won = play_win(guest_owner(client), quick_win(), start=timezone.now() - timedelta(hours=1))
+    Game.objects.filter(pk=won.pk).update(moves=10_000)  # more than any line the search finds
+    with django_capture_on_commit_callbacks(execute=True):
+        assert background.analysis_queue(won.pk)
+    assert background.game_analyse(won.pk)
+    analysis = Analysis.objects.get(game=won)
+    assert analysis.fewest_moves is not None and analysis.fewest_moves < 10_000
+    assert analysis.stretches[-1]["slip"] is None  # a won stretch did not slip
+    answer = parse_html(client.get(f"/game/{won.pk}/verdict/", headers=HTMX))
+    assert answer.find("p", data_fewest=str(analysis.fewest_moves))
+
+
+# --------------------------------------------------------------------------- the hints' background search
+
+
+def test_the_first_hint_of_a_stretch_asks_for_a_search_and_then_hints_follow_its_line(
+    client, settings, django_capture_on_commit_callbacks
+):
+    settings.ADDICTION_DEEP_BUDGET = 50_000
+    game = new_game(client, WINNABLE_DEAL)
+    owner = guest_owner(client)
+    with django_capture_on_commit_callbacks(execute=True):
+        hint_for(owner=owner, game_id=game.pk, version=0)
+    search = StretchSearch.objects.get(position=background.position_key(engine.deal(WINNABLE_DEAL)))
+    assert search.state == Claimed.DONE and search.found
+    line = solver.search_win(engine.deal(WINNABLE_DEAL), 50_000).line
+    assert KnownStep.objects.count() == len(line)
+    # Every hint along the line is a lookup: the line's next move, whoever asks.
+    state = Game.objects.get(pk=game.pk).state()
+    for move in line[:5]:
+        assert background.known_hint(state.position) == engine.Hint.of(move)
+        state = state.play(move)
+
+
+def test_a_position_is_searched_once_for_every_game_that_reaches_it(client, monkeypatch, settings):
+    settings.ADDICTION_DEEP_BUDGET = 50_000
+    calls = []
+    real = solver.search_win
+    monkeypatch.setattr(solver, "search_win", lambda *a: calls.append(1) or real(*a))
+    deal = engine.deal(WINNABLE_DEAL)
+    for _ in range(2):
+        if background.search_queue(deal):
+            background.stretch_search(str(deal))
+    assert calls == [1]
+    assert not background.stretch_search(str(deal))  # a task run again does nothing
+
+
+def test_a_hint_is_kept_by_position_and_shuffles_left(client, monkeypatch):
+    game = new_game(client, 1)
+    state = game.state()
+    from games.services import position_hint
+
+    first = position_hint(state)
+    monkeypatch.setattr(solver, "hint", lambda *a: pytest.fail("searched twice"))
+    assert position_hint(state) == first
+    assert text_of(client.get(f"/game/{game.pk}/"))  # the page still renders
