@@ -55,7 +55,14 @@ def serve(options: argparse.Namespace) -> int:
     env = {"DJANGO_DEBUG": os.environ.get("DJANGO_DEBUG", "1")}
     if run("manage.py", "migrate", "--noinput", env=env):
         return 1
-    return run("manage.py", "runserver", options.address, env=env)
+    # The background worker (a finished game's analysis, the hints' deep search: django-tasks'
+    # database backend) runs beside the site, on the same SQLite file, and stops with it.
+    worker = subprocess.Popen([str(PYTHON), "manage.py", "db_worker"], cwd=ROOT, env={**os.environ, **env})
+    try:
+        return run("manage.py", "runserver", options.address, env=env)
+    finally:
+        worker.terminate()
+        worker.wait(timeout=30)
 
 
 # What --quick leaves out: the tests that start a browser, kill a server, run a cluster or fuzz

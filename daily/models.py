@@ -1,6 +1,9 @@
 """What the daily deal keeps: one secret seed per UTC day."""
 
 from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+from games.models import BackgroundWork
 
 
 class DailySeed(models.Model):
@@ -17,3 +20,20 @@ class DailySeed(models.Model):
 
     def __str__(self) -> str:
         return f"Daily {self.day.isoformat()}"
+
+
+class SolverDaily(BackgroundWork):
+    """How the solver played a day's daily deal with that day's seed, following its own hints
+    as a player would (solver.follow_hints), once the seed is revealed: played once, in the
+    background (daily/tasks.py), for players to compare with."""
+
+    day = models.DateField(primary_key=True)
+    won = models.BooleanField(default=False)
+    moves = models.PositiveIntegerField(default=0)
+    shuffles_used = models.PositiveSmallIntegerField(default=0)
+
+    class Meta:
+        verbose_name = _("the solver's daily game")
+
+    def __str__(self) -> str:
+        return f"the solver's daily {self.day.isoformat()}: {self.state}"

@@ -9,12 +9,16 @@ from __future__ import annotations
 import secrets
 from datetime import date
 
+from django.conf import settings
 from django.db import IntegrityError, transaction
+from django.utils import timezone
 
 from addiction_site.ownership import Owner
 from daily import deals
-from daily.models import DailySeed
-from games.models import Game
+from daily.models import DailySeed, SolverDaily
+from games import engine, solver
+from games.background import claim_work, queue_work
+from games.models import Claimed, Game, daily_revealed
 from games.selectors import owned_games
 from games.services import game_start, seed_digest
 
@@ -52,3 +56,27 @@ def daily_start(*, owner: Owner, day: date) -> Game:
             pass
     own_seed = None if day == deals.today() else seed  # None: game_start draws a new secret seed
     return game_start(owner=owner, deal_number=number, origin=Game.Origin.PRACTICE, daily=day, seed=own_seed)
+
+
+def solver_daily_queue(day: date) -> bool:
+    """Ask for the solver's game of ``day``'s daily (once its seed is revealed): True when a
+    task must be enqueued for it."""
+    return daily_revealed(day) and queue_work(SolverDaily, day=day)
+
+
+def solver_daily_play(day: date) -> bool:
+    """Play ``day``'s daily deal with the day's seed by the solver's own hints, as a player
+    who follows every one would (the deep search at each stretch's first hint, as the site
+    runs it), and keep how it went.  Once a day; returns whether this call played it."""
+    if not daily_revealed(day) or not claim_work(SolverDaily, day=day):
+        return False
+    start = engine.GameState.start(deal_number=deals.deal_number_of(day), seed=int(seed_of(day).seed))
+    end = solver.follow_hints(start, deep_budget=settings.ADDICTION_DEEP_BUDGET).state
+    SolverDaily.objects.filter(day=day, state=Claimed.RUNNING).update(
+        state=Claimed.DONE,
+        finished_at=timezone.now(),
+        won=end.status is engine.Status.WON,
+        moves=end.moves,
+        shuffles_used=end.shuffles_used,
+    )
+    return True

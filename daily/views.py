@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 from datetime import date, timedelta
+from functools import partial
 
+from django.db import transaction
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
@@ -12,7 +14,9 @@ from django.views.decorators.http import require_POST, require_safe
 from addiction_site.limits import too_many, wait_seconds
 from addiction_site.ownership import SiteRequest, become_guest
 from daily import deals, services
+from daily.models import SolverDaily
 from daily.selectors import calendar_days, games_of_day
+from daily.tasks import solver_daily_ask
 from games.models import Game, daily_revealed
 from games.services import TooManyGames
 from records import scopes
@@ -38,6 +42,9 @@ def daily_page(request: SiteRequest, day: date | None = None) -> HttpResponse:
 def _daily_page(request: SiteRequest, day: date, status: int = 200, too_many: int | None = None) -> HttpResponse:
     games = games_of_day(request.owner, day)
     is_today = day == deals.today()
+    revealed = daily_revealed(day)
+    if revealed:  # played once, in the background, the first time the page is seen
+        transaction.on_commit(partial(solver_daily_ask, day))
     return render(
         request,
         "daily/daily.html",
@@ -46,7 +53,8 @@ def _daily_page(request: SiteRequest, day: date, status: int = 200, too_many: in
             "is_today": is_today,
             "deal_number": deals.deal_number_of(day),
             "daily_seed": services.seed_of(day),
-            "seed_revealed": daily_revealed(day),
+            "seed_revealed": revealed,
+            "solver_daily": SolverDaily.objects.filter(day=day).first() if revealed else None,
             "reveal_day": day + timedelta(days=1),
             "games": games,
             "in_progress": next((game for game in reversed(games) if not game.is_over), None),

@@ -31,10 +31,11 @@ def position_key(position: engine.Position) -> str:
     return hashlib.sha256(str(position).encode()).hexdigest()
 
 
-def _queue(model, **key) -> bool:
-    """Make sure the work ``key`` names is queued; True when it must be enqueued now (it is
-    new, or its claim went stale), False when it is done or on its way."""
-    row, created = model.objects.get_or_create(**key)
+def queue_work(model, **key) -> bool:
+    """Make sure the work ``key`` names (a :class:`~games.models.BackgroundWork`) is queued:
+    True when it must be enqueued now (it is new, or its claim went stale), False when it is
+    done or on its way."""
+    _row, created = model.objects.get_or_create(**key)
     if created:
         return True
     stale = timezone.now() - STALE
@@ -45,7 +46,7 @@ def _queue(model, **key) -> bool:
     )
 
 
-def _claim(model, **key) -> bool:
+def claim_work(model, **key) -> bool:
     """Take the work on; only one worker's UPDATE matches."""
     now = timezone.now()
     return bool(
@@ -60,7 +61,7 @@ def _claim(model, **key) -> bool:
 
 def analysis_queue(game_id: int) -> bool:
     """Ask for a finished game's analysis: True when a task must be enqueued for it."""
-    return _queue(Analysis, game_id=game_id)
+    return queue_work(Analysis, game_id=game_id)
 
 
 def game_analyse(game_id: int) -> bool:
@@ -68,7 +69,7 @@ def game_analyse(game_id: int) -> bool:
     and for a lost game its verdict, the last stretch's, kept with the game as before.
     Returns whether this call did the work."""
     game = Game.objects.filter(pk=game_id).first()
-    if game is None or not game.is_over or not _claim(Analysis, game_id=game_id):
+    if game is None or not game.is_over or not claim_work(Analysis, game_id=game_id):
         return False
     stretches, fewest, nodes = analyse(game)
     Analysis.objects.filter(game_id=game_id, state=Claimed.RUNNING).update(
@@ -91,7 +92,8 @@ def analyse(game: Game) -> tuple[list[dict], int | None, int]:
     rows = kept.rows
     starts = [i for i, row in enumerate(rows) if row[0] is None or row[0][1] == engine.ActionKind.SHUFFLE.value]
     won = game.status == engine.Status.WON
-    stretches, nodes = [], 0
+    stretches: list[dict] = []
+    nodes, fewest, last_line, last_start = 0, None, [], 0
     for number, start in enumerate(starts):
         end = starts[number + 1] - 1 if number + 1 < len(starts) else kept.last
         positions = [engine.Position.parse(rows[i][1]) for i in range(start, end + 1)]
@@ -99,6 +101,7 @@ def analyse(game: Game) -> tuple[list[dict], int | None, int]:
             positions, won=won and number == len(starts) - 1, budget=settings.ADDICTION_ANALYSIS_BUDGET
         )
         nodes += found.nodes
+        last_line, last_start = found.line, start
         slip = None if found.slip is None else min(start + found.slip, kept.last)
         stretches.append(
             {
@@ -114,10 +117,9 @@ def analyse(game: Game) -> tuple[list[dict], int | None, int]:
                 "instead": str(found.instead) if found.instead else "",
             }
         )
-    fewest = None
-    if won and stretches[-1]["line"]:  # the moves before the last stretch, and the line found from its start
-        found = rows[stretches[-1]["start"]][2] + len(stretches[-1]["line"].split())
-        fewest = found if found < game.moves else None
+    if won and last_line:  # the moves before the last stretch, and the line found from its start
+        shortest = rows[last_start][2] + len(last_line)
+        fewest = shortest if shortest < game.moves else None
     return stretches, fewest, nodes
 
 
@@ -135,7 +137,7 @@ def search_queue(position: engine.Position) -> bool:
     key = position_key(position)
     if KnownStep.objects.filter(position=key).exists():
         return False
-    return _queue(StretchSearch, position=key)
+    return queue_work(StretchSearch, position=key)
 
 
 def stretch_search(notation: str) -> bool:
@@ -144,7 +146,7 @@ def stretch_search(notation: str) -> bool:
     whether this call did the work."""
     position = engine.Position.parse(notation)
     key = position_key(position)
-    if not _claim(StretchSearch, position=key):
+    if not claim_work(StretchSearch, position=key):
         return False
     found = solver.search_win(position, settings.ADDICTION_DEEP_BUDGET)
     steps, line = [], found.line if found.won else []

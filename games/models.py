@@ -280,16 +280,29 @@ class Claimed(models.TextChoices):
     DONE = "done", _("done")
 
 
-class Analysis(models.Model):
+class BackgroundWork(models.Model):
+    """A piece of work done in the background, once (games/background.py): queued when asked
+    for, claimed by the one worker that does it, done."""
+
+    state = models.CharField(max_length=8, choices=Claimed.choices, default=Claimed.QUEUED)
+    requested_at = models.DateTimeField(default=timezone.now)
+    claimed_at = models.DateTimeField(null=True, blank=True, help_text=_("When a worker took it on."))
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        abstract = True
+
+    @property
+    def done(self) -> bool:
+        return self.state == Claimed.DONE
+
+
+class Analysis(BackgroundWork):
     """A finished game's analysis (games/background.py, docs/RULES.md "Analysis"): for each
     stretch between shuffles, whether it could have been won with no further shuffle and
     where that win slipped away.  Searched once, in the background, and then only read."""
 
     game = models.OneToOneField(Game, on_delete=models.CASCADE, primary_key=True, related_name="analysis")
-    state = models.CharField(max_length=8, choices=Claimed.choices, default=Claimed.QUEUED)
-    requested_at = models.DateTimeField(default=timezone.now)
-    claimed_at = models.DateTimeField(null=True, blank=True, help_text=_("When a worker took it on."))
-    finished_at = models.DateTimeField(null=True, blank=True)
     stretches = models.JSONField(
         default=list, blank=True, help_text=_("One entry a stretch: its steps, verdict, winning line and slip.")
     )
@@ -304,20 +317,12 @@ class Analysis(models.Model):
     def __str__(self) -> str:
         return f"analysis of game {self.game_id}: {self.state}"
 
-    @property
-    def done(self) -> bool:
-        return self.state == Claimed.DONE
 
-
-class StretchSearch(models.Model):
+class StretchSearch(BackgroundWork):
     """The background search for an outright win from a position a hint was asked at
     (games/background.py): one a position, whoever asked, searched once."""
 
     position = models.CharField(max_length=64, primary_key=True, help_text=_("SHA-256 of the position's notation."))
-    state = models.CharField(max_length=8, choices=Claimed.choices, default=Claimed.QUEUED)
-    requested_at = models.DateTimeField(default=timezone.now)
-    claimed_at = models.DateTimeField(null=True, blank=True)
-    finished_at = models.DateTimeField(null=True, blank=True)
     found = models.BooleanField(default=False, help_text=_("Whether the search found a winning line."))
     nodes = models.PositiveBigIntegerField(default=0)
 

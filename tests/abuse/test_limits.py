@@ -8,7 +8,6 @@ from __future__ import annotations
 from unittest import mock
 
 import pytest
-from django.core.cache import cache
 from django.test import Client
 
 from games.models import Game

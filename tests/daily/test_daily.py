@@ -204,3 +204,36 @@ def test_a_days_seed_is_revealed_a_grace_after_the_day_ends(settings, client):
     seed = services.seed_of(day)
     page = text_of(client.get(f"/daily/{day.isoformat()}/"))
     assert (seed.seed in page) == daily_revealed(day)
+
+
+# --------------------------------------------------------------------------- the solver's game (issue 27)
+
+
+def test_after_the_reveal_the_daily_page_shows_how_the_solver_played_the_days_deal(
+    client, monkeypatch, django_capture_on_commit_callbacks
+):
+    from games import solver
+
+    yesterday = deals.today() - timedelta(days=1)
+    assert not parse_html(client.get("/daily/")).find_all(id="solver-daily")  # today's seed is secret: nothing yet
+    played = []
+    real = solver.follow_hints
+
+    def follow(start, **budgets):
+        played.append((start, real(start, **budgets)))
+        return played[-1][1]
+
+    monkeypatch.setattr(solver, "follow_hints", follow)
+    with django_capture_on_commit_callbacks(execute=True):
+        first = parse_html(client.get(f"/daily/{yesterday.isoformat()}/"))
+    assert "pending" in first.find(id="solver-daily")["class"]  # asked for; the worker plays it
+    shown = parse_html(client.get(f"/daily/{yesterday.isoformat()}/")).find(id="solver-daily")
+    ((start, followed),) = played
+    # The day's deal, with the day's revealed seed, as a player who follows every hint.
+    assert (start.deal_number, start.seed) == (deals.deal_number_of(yesterday), int(services.seed_of(yesterday).seed))
+    assert start.moves == 0 and followed.state.is_over
+    assert shown["data-won"] == ("true" if followed.state.status is engine.Status.WON else "false")
+    assert shown["data-moves"] == str(followed.state.moves)
+    with django_capture_on_commit_callbacks(execute=True):
+        client.get(f"/daily/{yesterday.isoformat()}/")
+    assert len(played) == 1  # played once

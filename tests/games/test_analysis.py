@@ -130,7 +130,9 @@ def test_the_replay_marks_where_each_stretch_could_be_won(client, django_capture
     assert "From here a win was possible" in start.find(id="win-here").text
 
 
-def test_an_analysis_is_computed_once_however_often_it_is_asked(client, monkeypatch, django_capture_on_commit_callbacks):
+def test_an_analysis_is_computed_once_however_often_it_is_asked(
+    client, monkeypatch, django_capture_on_commit_callbacks
+):
     game = given_up(client, django_capture_on_commit_callbacks=django_capture_on_commit_callbacks)
     monkeypatch.setattr(solver, "analyse_stretch", lambda *args, **kwargs: pytest.fail("searched again"))
     assert not background.analysis_queue(game.pk)  # done: nothing to enqueue

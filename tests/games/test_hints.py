@@ -1,5 +1,5 @@
 """Hints in the game (docs/RULES.md, "Hints and assisted games") and the verdict after a
-lost game ("After a lost game"): the solver's advice reaches the table as data and words,
+lost game ("Analysis"): the solver's advice reaches the table as data and words,
 a hinted move is played exactly, a hint makes the game assisted and keeps it off every
 board, and a hint is refused like an action on a stale page or a finished game."""
 
