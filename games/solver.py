@@ -339,7 +339,8 @@ def follow_hints(
     search (:func:`search_win`, ``deep_budget`` positions; 0 for none) looks for a win from
     there, and a line it finds is followed move by move; every other hint is
     :func:`advise` within ``budget``.  ``clock`` (``time.perf_counter``, say) only times the
-    searches for the caller: what is played never depends on it."""
+    searches for the caller: what is played never depends on it.  When the hint says nothing
+    helps, the player gives up."""
     known: dict[Position, Move] = {}
     searched: set[int] = set()  # the stretches (shuffles used) whose deep search ran
     nodes: list[int] = []
@@ -368,7 +369,8 @@ def follow_hints(
             seconds.append(clock() - began if clock else 0.0)
             nodes.append(asked.nodes)
             advice = asked.hint
-        if advice is None:
+        if advice is None:  # nothing helps: the player gives up
+            state = state.resign()
             break
         state = state.shuffle() if advice == SHUFFLE else state.play(advice)  # type: ignore[arg-type]
     return Followed(state, nodes, seconds, lookups, search_seconds, searches_won)
