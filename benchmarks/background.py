@@ -131,6 +131,23 @@ def main() -> int:
             "the worker's start included)"
         )
 
+        for name, parity in (("by hints", 0), ("random", 1)):
+            lost = [
+                analysis.stretches[-1]["verdict"]
+                for analysis in done.select_related("game")
+                if analysis.game.deal_number % 2 == parity and analysis.game.status == "lost" and analysis.stretches
+            ]
+            slips = sum(
+                any(stretch["slip"] is not None for stretch in analysis.stretches)
+                for analysis in done.select_related("game")
+                if analysis.game.deal_number % 2 == parity
+            )
+            decided = sum(verdict != "unknown" for verdict in lost)
+            print(
+                f"  games {name}: {len(lost)} lost, whose last stretch was decided for {decided} "
+                f"({', '.join(sorted(lost))}); {slips} games with a slip"
+            )
+
         play_games(owner, args.games, 900_000, rng)
         print("alone:        ", summary(moves_for(owner, args.seconds)))
         busy = worker(env, batch=True, nice=args.nice)

@@ -8,7 +8,7 @@ from django.contrib.admin.helpers import ACTION_CHECKBOX_NAME
 from django.core.exceptions import BadRequest
 from django.utils.translation import gettext_lazy as _
 
-from games.models import Action, Game
+from games.models import Action, Analysis, Game
 
 ID, MAX_ID = re.compile(r"[0-9]{1,19}"), 2**63 - 1  # every table's id is a 64-bit integer
 
@@ -69,3 +69,16 @@ class GameAdmin(RowsByIdAdmin):
     @admin.display(description=_("Seed"))
     def revealed_seed(self, game: Game) -> str:
         return game.seed if game.seed_shown else str(_("Not revealed yet: the game, or its daily's day, is not over."))
+
+
+@admin.register(Analysis)
+class AnalysisAdmin(RowsByIdAdmin):
+    """Finished games' analyses (games/background.py), as the worker left them: read only.
+    One stuck "running" for long belongs to a worker that died; it is taken again by itself."""
+
+    list_display = ("game", "state", "requested_at", "claimed_at", "finished_at", "fewest_moves", "nodes")
+    list_filter = ("state",)
+    readonly_fields = [field.name for field in Analysis._meta.fields]
+
+    def has_add_permission(self, request) -> bool:
+        return False

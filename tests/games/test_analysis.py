@@ -216,3 +216,18 @@ def test_a_hint_is_kept_by_position_and_shuffles_left(client, monkeypatch):
     monkeypatch.setattr(solver, "hint", lambda *a: pytest.fail("searched twice"))
     assert position_hint(state) == first
     assert text_of(client.get(f"/game/{game.pk}/"))  # the page still renders
+
+
+def test_games_finished_before_analyses_are_queued_by_the_command(client, settings):
+    from django.core.management import call_command
+
+    settings.TASKS = {"default": {"BACKEND": "django_tasks.backends.dummy.DummyBackend", "QUEUES": ["default"]}}
+    game = new_game(client, WINNABLE_DEAL)
+    act(client, game, "resign")  # in the test's transaction: its own analysis was never asked
+    new_game(client, 1)  # not finished: not queued
+    call_command("analyse_games", verbosity=0)
+    call_command("analyse_games", verbosity=0)  # again: nothing more
+    assert list(Analysis.objects.values_list("game_id", "state")) == [(game.pk, "queued")]
+    from django_tasks import task_backends
+
+    assert [result.args for result in task_backends["default"].results] == [[game.pk]]  # one task, once
