@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from playwright.sync_api import Page, expect
 
+from games import background
+
 from tests.browser.test_instant_moves import open_deal
 from tests.browser.test_keys import settled
 
@@ -18,16 +20,21 @@ HEARD = """() => {
 }"""
 
 
-def test_a_loss_is_said_once_and_then_its_verdict(live_server, page: Page):
-    open_deal(live_server, page)
+def test_a_loss_is_said_once_and_then_its_verdict(live_server, page: Page, settings):
+    # As deployed: the analysis is queued when the game ends and a worker does it later
+    # (here the test, once the end screen shows "Analysing the game…").
+    settings.TASKS = {"default": {"BACKEND": "django_tasks.backends.dummy.DummyBackend", "QUEUES": ["default"]}}
+    game_id = open_deal(live_server, page)
     page.evaluate(HEARD)
     page.on("dialog", lambda dialog: dialog.accept())
     page.locator("#status button[formaction$='/resign/']").click()
-    expect(page.locator("#status [data-verdict]")).to_have_count(1)
+    expect(page.locator("#status .verdict.pending")).to_have_count(1)
+    assert background.game_analyse(game_id)
+    expect(page.locator("#status [data-verdict]")).to_have_count(1, timeout=10_000)  # htmx asked again
     page.wait_for_timeout(300)
     heard = page.evaluate("window.heard")
     assert len(heard) == 2, heard
-    assert "You gave up this game" in heard[0] and "Could I have won" not in heard[0]
+    assert "You gave up this game" in heard[0] and "Analysing" not in heard[0]
     assert "You gave up" not in heard[1] and heard[1] == page.locator("#status [data-verdict]").inner_text().strip()
 
 
