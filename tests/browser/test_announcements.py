@@ -7,7 +7,6 @@ from __future__ import annotations
 from playwright.sync_api import Page, expect
 
 from games import background
-
 from tests.browser.test_instant_moves import open_deal
 from tests.browser.test_keys import settled
 
