@@ -128,9 +128,11 @@ def game_verdict_page(request: SiteRequest, pk: int) -> HttpResponse:
     game, _own = _finished_game(request, pk)
     wait = 0
     analysis = game_analysis(game)
-    if analysis is None or not analysis.done:
+    if analysis is None:  # asking queues a task: within the limit (a page waiting for one is not)
         if not (wait := wait_seconds(request, "verdict")):
             analysis_ask(game.pk)
+    elif not analysis.done:
+        analysis_ask(game.pk)  # enqueued again only if the worker that took it died (games/background.py)
     if wait and not request.htmx:
         return too_many(request, wait)
     done = analysis_words(game).done

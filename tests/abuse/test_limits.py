@@ -9,8 +9,9 @@ from unittest import mock
 
 import pytest
 from django.test import Client
+from django.utils import timezone
 
-from games.models import Game
+from games.models import Analysis, Claimed, Game
 from games.services import game_act
 from tests.helpers import HTMX, act, logged_in, new_game, parse_html, text_of
 from tests.winning import guest_owner
@@ -124,6 +125,11 @@ def test_verdicts_over_the_limit_wait_and_kept_ones_do_not(client, rates):
     assert "data-verdict" not in waiting and "load delay:" in waiting
     assert client.get(f"/game/{second.pk}/verdict/").status_code == 429
     assert client.get(f"/game/{first.pk}/verdict/", headers=HTMX).status_code == 200  # kept: read freely
+    # A page waiting for an analysis already queued asks again freely: it queues nothing.
+    third = finished(client)
+    Analysis.objects.create(game_id=third.pk, state=Claimed.RUNNING, claimed_at=timezone.now())
+    for _ in range(3):
+        assert client.get(f"/game/{third.pk}/verdict/").status_code == 200
 
 
 def test_limits_count_in_the_shared_cache(rates):
