@@ -6,6 +6,7 @@ from datetime import date, timedelta
 
 from addiction_site.ownership import Owner
 from daily import deals
+from daily.models import SolverDaily
 from games.models import Game
 from games.selectors import owned_games
 
@@ -35,3 +36,8 @@ def calendar_days(owner: Owner, today: date) -> list[dict]:
         days.append({"day": day, "deal_number": deals.deal_number_of(day), "result": results.get(day, "")})
         day -= timedelta(days=1)
     return days
+
+
+def solver_daily_of(day: date) -> SolverDaily | None:
+    """The solver's game of ``day``'s daily, done or on its way (daily/services.py), or None."""
+    return SolverDaily.objects.filter(day=day).first()

@@ -14,8 +14,7 @@ from django.views.decorators.http import require_POST, require_safe
 from addiction_site.limits import too_many, wait_seconds
 from addiction_site.ownership import SiteRequest, become_guest
 from daily import deals, services
-from daily.models import SolverDaily
-from daily.selectors import calendar_days, games_of_day
+from daily.selectors import calendar_days, games_of_day, solver_daily_of
 from daily.tasks import solver_daily_ask
 from games.models import Game, daily_revealed
 from games.services import TooManyGames
@@ -54,7 +53,7 @@ def _daily_page(request: SiteRequest, day: date, status: int = 200, too_many: in
             "deal_number": deals.deal_number_of(day),
             "daily_seed": services.seed_of(day),
             "seed_revealed": revealed,
-            "solver_daily": SolverDaily.objects.filter(day=day).first() if revealed else None,
+            "solver_daily": solver_daily_of(day) if revealed else None,
             "reveal_day": day + timedelta(days=1),
             "games": games,
             "in_progress": next((game for game in reversed(games) if not game.is_over), None),
