@@ -225,3 +225,12 @@ def test_running_twice_is_harmless():
     assert remaining(kept) == {kept.pk}
     assert first.count(": 1 removed") == 6
     assert second.count(": 0 removed") == 6 and ": 1" not in second
+
+
+def test_quiet_from_cron_with_v_0_and_still_at_work():
+    """Issue 30: cron mails whatever a job prints; ``-v 0`` prints nothing, and removes as always."""
+    owner = Owner(user_id=None, guest_token="g" * 32)
+    old = unplayed(owner, created=timedelta(days=2))
+    assert housekeep("-v", "0") == ""
+    assert remaining(old) == set()
+    assert "removed" in housekeep()  # the default still says what went

@@ -80,13 +80,14 @@ class Command(BaseCommand):
     def add_arguments(self, parser):
         parser.add_argument("--dry-run", action="store_true", help="count what would be removed; remove nothing")
 
-    def handle(self, *args, dry_run, **options):
+    def handle(self, *args, dry_run, verbosity, **options):
         now = timezone.now()
+        say = self.stdout.write if verbosity else (lambda text: None)  # -v 0, from cron: silent
         store = import_module(settings.SESSION_ENGINE).SessionStore
         sessions = session_rules(store, now)
         for label, queryset in guest_game_rules(now) + sessions + login_record_rules(now):
             count = queryset.count() if dry_run else delete_in_batches(queryset)
-            self.stdout.write(f"{label}: {count} {'to remove' if dry_run else 'removed'}")
+            say(f"{label}: {count} {'to remove' if dry_run else 'removed'}")
         if not sessions and not dry_run:  # sessions kept elsewhere (files, a cache): their engine's own way
             store.clear_expired()
-            self.stdout.write("expired sessions: cleared by the session engine")
+            say("expired sessions: cleared by the session engine")
