@@ -23,11 +23,23 @@ class JsonFormatter(logging.Formatter):
             "logger": record.name,
             "message": record.getMessage(),
         }
+        if isinstance(getattr(record, "status_code", None), int):  # Django's request loggers set it
+            entry["status_code"] = record.status_code
         if record.exc_info:
             entry["exception"] = self.formatException(record.exc_info)
         if record.stack_info:
             entry["stack"] = self.formatStack(record.stack_info)
         return json.dumps(entry, ensure_ascii=False, default=str)
+
+
+class OneLineWarning(logging.Filter):
+    """A request for a host the site does not serve is the client's mistake, or a scanner's:
+    one WARNING line that names the host, not an ERROR with a traceback."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        record.levelno, record.levelname = logging.WARNING, "WARNING"
+        record.exc_info = record.exc_text = None
+        return True
 
 
 def formatter(log_format: str) -> dict:
@@ -45,8 +57,10 @@ def logging_config(log_format: str, level: str) -> dict:
         "version": 1,
         "disable_existing_loggers": False,
         "formatters": {"site": formatter(log_format)},
+        "filters": {"one_line_warning": {"()": f"{__name__}.OneLineWarning"}},
         "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "site"}},
         "root": {"handlers": ["console"], "level": level},
+        "loggers": {"django.security.DisallowedHost": {"filters": ["one_line_warning"]}},
     }
 
 

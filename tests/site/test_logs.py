@@ -84,3 +84,32 @@ def test_without_sentry_sdk_a_dsn_is_a_warning_not_a_failure(monkeypatch, caplog
     monkeypatch.setitem(sys.modules, "sentry_sdk", None)  # as if not installed: importing it fails
     assert not start_sentry("https://key@sentry.example.org/1")
     assert "sentry-sdk is not installed" in caplog.text
+
+
+def test_a_json_line_keeps_the_status_code_djangos_request_loggers_give():
+    entry = record("Not Found: %s", "/x")
+    entry.status_code = 404
+    assert json.loads(JsonFormatter().format(entry))["status_code"] == 404
+
+
+def test_a_request_for_an_unknown_host_is_one_warning_line(tmp_path):
+    """Issue 30: a scanner's Host header was a 15-line traceback at ERROR; it is one WARNING."""
+    clean = {key: value for key, value in os.environ.items() if not key.startswith(("DJANGO_", "DATABASE_URL"))}
+    clean.update(
+        DJANGO_SETTINGS_MODULE="addiction_site.settings",
+        DJANGO_SECRET_KEY="tests-only-" + "x" * 50,
+        DJANGO_SECURE_SSL_REDIRECT="0",
+        ADDICTION_DATA_DIR=str(tmp_path),
+        ADDICTION_STATIC_ROOT=str(tmp_path / "static"),
+    )
+    collect = [sys.executable, "manage.py", "collectstatic", "--noinput", "-v", "0"]
+    subprocess.run(collect, cwd=ROOT, env=clean, check=True, capture_output=True, timeout=120)  # the 400 page's styles
+    code = (
+        "import django; django.setup(); from django.test import Client; "
+        "print(Client().get('/', HTTP_HOST='scanner.example').status_code)"
+    )
+    result = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=clean, capture_output=True, text=True, timeout=60)
+    assert result.stdout.strip() == "400", result.stderr
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1, lines
+    assert " WARNING django.security.DisallowedHost " in lines[0] and "scanner.example" in lines[0]
