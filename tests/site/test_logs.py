@@ -108,7 +108,8 @@ def test_a_request_for_an_unknown_host_is_one_warning_line(tmp_path):
         "import django; django.setup(); from django.test import Client; "
         "print(Client().get('/', HTTP_HOST='scanner.example').status_code)"
     )
-    result = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=clean, capture_output=True, text=True, timeout=60)
+    command = [sys.executable, "-c", code]
+    result = subprocess.run(command, cwd=ROOT, env=clean, capture_output=True, text=True, timeout=60)
     assert result.stdout.strip() == "400", result.stderr
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1, lines
