@@ -23,6 +23,9 @@ def healthz() -> HttpResponse:
     except DatabaseError as error:
         logger.error("health check: the database does not answer: %s", error)
         response = HttpResponse("database unavailable\n", status=503, content_type="text/plain")
+        # Said once, above: Django's request logger would add an ERROR line of its own for the
+        # 503 (django.utils.log.log_response reads this flag to skip a response already logged).
+        response._has_been_logged = True  # type: ignore[attr-defined]
     else:
         response = HttpResponse("ok\n", content_type="text/plain")
     response["Cache-Control"] = "no-store"

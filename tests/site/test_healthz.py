@@ -32,3 +32,5 @@ def test_healthz_answers_503_when_the_database_does_not(client, caplog):
     assert response.content == b"database unavailable\n"
     assert not response.cookies
     assert "the database does not answer: connection refused" in caplog.text
+    # Issue 30: once a failed probe, not again by Django's request logger.
+    assert [record.levelname for record in caplog.records] == ["ERROR"]
