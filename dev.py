@@ -24,7 +24,11 @@ PYTHON = BIN / ("python.exe" if os.name == "nt" else "python")
 # The lock files, with every package pinned and hashed, and what each one pins: pyproject.toml's
 # dependencies plus these extras.  The site's lock comes first: the others are resolved within it,
 # so that the versions the tests run are the versions a deployment installs.
-LOCKS = {"requirements/base.txt": [], "requirements/sentry.txt": ["sentry"], "requirements/dev.txt": ["dev", "sentry"]}
+LOCKS = {
+    "requirements/base.txt": ["build"],
+    "requirements/sentry.txt": ["build", "sentry"],
+    "requirements/dev.txt": ["build", "dev", "sentry"],
+}
 
 
 def ensure_env(extras: str) -> None:
@@ -42,7 +46,9 @@ def ensure_env(extras: str) -> None:
         return
     pip = [str(PYTHON), "-m", "pip", "install", "--quiet"]
     subprocess.run([*pip, "--require-hashes", "-r", str(lock)], check=True, cwd=ROOT)
-    subprocess.run([*pip, "--no-deps", "-e", "."], check=True, cwd=ROOT)
+    # The build backend is the locked setuptools just installed: no build isolation, which
+    # would fetch setuptools afresh, unpinned and unhashed.
+    subprocess.run([*pip, "--no-deps", "--no-build-isolation", "-e", "."], check=True, cwd=ROOT)
     stamp.write_text(f"{extras}:{wanted}")
 
 

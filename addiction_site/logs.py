@@ -17,14 +17,15 @@ class JsonFormatter(logging.Formatter):
     """One JSON object a line: time (UTC, ISO 8601), level, logger, message, and any traceback."""
 
     def format(self, record: logging.LogRecord) -> str:
-        entry = {
+        entry: dict[str, object] = {
             "time": datetime.fromtimestamp(record.created, UTC).isoformat(timespec="milliseconds"),
             "level": record.levelname,
             "logger": record.name,
             "message": record.getMessage(),
         }
-        if isinstance(getattr(record, "status_code", None), int):  # Django's request loggers set it
-            entry["status_code"] = record.status_code
+        status_code = getattr(record, "status_code", None)  # Django's request loggers set it
+        if isinstance(status_code, int):
+            entry["status_code"] = status_code
         if record.exc_info:
             entry["exception"] = self.formatException(record.exc_info)
         if record.stack_info:

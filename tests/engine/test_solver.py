@@ -17,8 +17,8 @@ from tests.engine.layouts import won_except
 
 REPO = pathlib.Path(__file__).resolve().parents[2]
 
-# Deals and game seeds that following the hints wins (benchmarks/hint_strength.py
-# --list-won, default budget).  Deals 17 and 87 are won with no shuffle, so whatever a
+# Deals and game seeds that following the request's hints wins (benchmarks/hint_strength.py of
+# issue 11, default budget).  Deals 17 and 87 are won with no shuffle, so whatever a
 # game's seed (a browser test cannot choose it); deals 4 and 10 need one and two shuffles.
 KNOWN_WINNABLE = [
     (17, 47941822542206954227640220508161081280),
