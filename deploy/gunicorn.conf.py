@@ -52,3 +52,7 @@ if os.environ.get("DJANGO_LOG_FORMAT", "text") == "json":
         },
         "root": {"level": "INFO", "handlers": ["errors"]},
     }
+
+# gunicorn's control socket (gunicornc) is not used: the units reload with a signal. Left on,
+# every instance on a machine would share the one socket under the user's home.
+control_socket_disable = True
