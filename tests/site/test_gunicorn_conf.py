@@ -11,7 +11,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_the_app_servers_open_no_control_socket():
-    settings: dict = {}
+    settings: dict = {"__file__": str(ROOT / "deploy" / "gunicorn.conf.py")}
     exec(compile((ROOT / "deploy" / "gunicorn.conf.py").read_text(), "gunicorn.conf.py", "exec"), settings)
     config = Config()
     for name, value in settings.items():
