@@ -61,7 +61,12 @@ def logging_config(log_format: str, level: str) -> dict:
         "filters": {"one_line_warning": {"()": f"{__name__}.OneLineWarning"}},
         "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "site"}},
         "root": {"handlers": ["console"], "level": level},
-        "loggers": {"django.security.DisallowedHost": {"filters": ["one_line_warning"]}},
+        "loggers": {
+            # Django's own console handler on "django" (development only) would say each line a
+            # second time, beside the root's: its records go to the root's handler alone.
+            "django": {"handlers": [], "propagate": True},
+            "django.security.DisallowedHost": {"filters": ["one_line_warning"]},
+        },
     }
 
 

@@ -114,3 +114,14 @@ def test_a_request_for_an_unknown_host_is_one_warning_line(tmp_path):
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1, lines
     assert " WARNING django.security.DisallowedHost " in lines[0] and "scanner.example" in lines[0]
+
+
+def test_in_development_a_line_of_djangos_is_said_once(tmp_path):
+    """Issue 30: under runserver (DEBUG) Django's own console handler said each line again."""
+    clean = {key: value for key, value in os.environ.items() if not key.startswith(("DJANGO_", "DATABASE_URL"))}
+    clean.update(DJANGO_SETTINGS_MODULE="addiction_site.settings", DJANGO_DEBUG="1", ADDICTION_DATA_DIR=str(tmp_path))
+    code = "import django, logging; django.setup(); logging.getLogger('django.request').warning('said once')"
+    command = [sys.executable, "-c", code]
+    result = subprocess.run(command, cwd=ROOT, env=clean, capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0, result.stderr
+    assert len([line for line in result.stderr.splitlines() if "said once" in line]) == 1, result.stderr
