@@ -242,12 +242,8 @@ def _deep(layout: bytes, budget: int, forced: int) -> tuple[list[Move] | None, i
             if digest in seen:
                 continue
             add(digest)
-            src_col, col = src % COLS, gap % COLS
-            if src_col == 0 or col == runs[gap // COLS]:
-                changed = list(runs)
-                changed[src // COLS] = _run(key, src - src_col)
-                changed[gap // COLS] = _run(key, gap - col)
-                child_runs = tuple(changed)
+            if src % COLS == 0 or gap % COLS == runs[gap // COLS]:
+                child_runs = _runs_after(key, runs, src, gap)
                 if sum(child_runs) == _WON_LOCKED:
                     moves = [*path, (card, src, gap)]
                     return [Move(_TOKENS[c], divmod(s, COLS), divmod(g, COLS)) for c, s, g in moves], nodes
@@ -407,6 +403,15 @@ def _run(layout: bytes, start: int) -> int:
     return i - start
 
 
+def _runs_after(layout: bytes, runs, src: int, gap: int) -> tuple[int, ...]:
+    """The runs of ``layout``, reached from a position with ``runs`` by a move from ``src`` to
+    ``gap`` that can change them: out of column 0, or into a run's frontier."""
+    changed = list(runs)
+    changed[src // COLS] = _run(layout, src - src % COLS)
+    changed[gap // COLS] = _run(layout, gap - gap % COLS)
+    return tuple(changed)
+
+
 def _score(layout: bytes, runs) -> int:
     """How promising a position is: locked cards first, then the rows one move from growing."""
     ready = 0
@@ -461,12 +466,8 @@ def _explore(layout: bytes, budget: int, *, forced: int) -> _Exploration:
                     parents[key] = (lay, card, src, gap, depth)
                 continue
             parents[key] = (lay, card, src, gap, depth)
-            src_col, col = src % COLS, gap % COLS
-            if src_col == 0 or col == runs[gap // COLS]:
-                changed = list(runs)
-                changed[src // COLS] = _run(key, src - src_col)
-                changed[gap // COLS] = _run(key, gap - col)
-                child_runs = tuple(changed)
+            if src % COLS == 0 or gap % COLS == runs[gap // COLS]:
+                child_runs = _runs_after(key, runs, src, gap)
                 if sum(child_runs) == _WON_LOCKED:
                     return _Exploration(parents, key, True, key, nodes, False)
             else:

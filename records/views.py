@@ -135,8 +135,9 @@ def game_verdict_page(request: SiteRequest, pk: int) -> HttpResponse:
         analysis_ask(game.pk)  # enqueued again only if the worker that took it died (games/background.py)
     if wait and not request.htmx:
         return too_many(request, wait)
-    done = analysis_words(game).done
-    context = {"game": game, "verdict_again": 0 if done else max(wait, VERDICT_AGAIN_SECONDS), "done": done}
+    words = analysis_words(game)
+    again = 0 if words.done else max(wait, VERDICT_AGAIN_SECONDS)
+    context = {"game": game, "analysis": words, "verdict_again": again, "done": words.done}
     return render(request, "records/_verdict.html" if request.htmx else "records/verdict.html", context)
 
 
