@@ -97,8 +97,13 @@ def analyse(game: Game) -> tuple[list[dict], int | None, int]:
     for number, start in enumerate(starts):
         end = starts[number + 1] - 1 if number + 1 < len(starts) else kept.last
         positions = [engine.Position.parse(rows[i][1]) for i in range(start, end + 1)]
+        last = number == len(starts) - 1
         found = solver.analyse_stretch(
-            positions, won=won and number == len(starts) - 1, budget=settings.ADDICTION_ANALYSIS_BUDGET
+            positions,
+            won=won and last,
+            budget=settings.ADDICTION_ANALYSIS_BUDGET,
+            # The last stretch's verdict is a lost game's: worth the deep search's budget when the first is not enough.
+            retry_budget=settings.ADDICTION_DEEP_BUDGET if last and not won else 0,
         )
         nodes += found.nodes
         last_line, last_start = found.line, start

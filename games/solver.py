@@ -280,14 +280,26 @@ class StretchAnalysis(NamedTuple):
     nodes: int
 
 
-def analyse_stretch(positions: list[Position], *, won: bool = False, budget: int = ANALYSIS_BUDGET) -> StretchAnalysis:
+def analyse_stretch(
+    positions: list[Position], *, won: bool = False, budget: int = ANALYSIS_BUDGET, retry_budget: int = 0
+) -> StretchAnalysis:
     """Analyse a stretch the player played: ``positions`` from its start (the deal or a
     shuffle) to its last, and ``won`` when the stretch ended in a win.
 
     The slip is found by bisection: a position reachable from one that cannot be won cannot
     be won either, so along the player's moves the win is possible up to some action and
     never after it (an undo may bring it back: bisection then finds one action that lost
-    it, not always the last).  Each search is :func:`solve` within ``budget`` positions."""
+    it, not always the last).  Each search is :func:`solve` within ``budget`` positions.
+    When one runs out of budget and ``retry_budget`` is larger, the stretch is analysed once
+    more with that budget (a lost game's last stretch: its verdict is the game's)."""
+    found = _analyse_stretch(positions, won, budget)
+    if found.decided or retry_budget <= budget:
+        return found
+    again = _analyse_stretch(positions, won, retry_budget)
+    return again._replace(nodes=found.nodes + again.nodes)
+
+
+def _analyse_stretch(positions: list[Position], won: bool, budget: int) -> StretchAnalysis:
     first = solve(positions[0], budget)
     nodes = first.nodes
     if not first.won or won:

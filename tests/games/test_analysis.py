@@ -84,6 +84,27 @@ def test_a_search_out_of_budget_leaves_the_slip_undecided(monkeypatch):
     assert found.verdict is solver.Verdict.WON and not found.decided and found.slip is None
 
 
+def test_a_stretch_out_of_budget_is_analysed_again_with_the_retry_budget(monkeypatch):
+    positions = a_stretch(10)
+    decided = fake_search(3, positions)
+    budgets = []
+
+    def solve(position, budget=0):
+        budgets.append(budget)
+        if position == positions[4] and budget < 1_000:
+            return solver.SolveResult(solver.Verdict.UNKNOWN, [], budget)
+        return decided(position)
+
+    monkeypatch.setattr(solver, "solve", solve)
+    assert not solver.analyse_stretch(positions, budget=100).decided  # no retry asked
+    budgets.clear()
+    found = solver.analyse_stretch(positions, budget=100, retry_budget=1_000)
+    assert found.decided and found.slip == 4
+    assert set(budgets) == {100, 1_000} and budgets[-1] == 1_000
+    both = solver.analyse_stretch(positions, budget=100).nodes + solver.analyse_stretch(positions, budget=1_000).nodes
+    assert found.nodes == both  # the positions of both analyses
+
+
 def test_the_deep_search_finds_a_line_that_wins():
     found = solver.search_win(engine.deal(WINNABLE_DEAL), 50_000)
     assert found.won
@@ -121,6 +142,24 @@ def test_a_game_that_ends_is_analysed_once_it_commits(client, django_capture_on_
     mark = replay.find("li", data_kind="slip")
     assert mark["data-step"] == "1" and mark["aria-current"] == "step"
     assert "From here the win slipped away" in replay.find(id="slip-here").text
+
+
+def test_only_a_lost_games_last_stretch_is_searched_again_when_undecided(client, monkeypatch, settings):
+    settings.ADDICTION_ANALYSIS_BUDGET, settings.ADDICTION_DEEP_BUDGET = 10, 99
+    game = new_game(client, 1)
+    act(client, game, "shuffle")
+    after_shuffle = engine.Position.parse(Game.objects.get(pk=game.pk).position)
+    asked = []
+
+    def solve(position, budget):
+        asked.append((position, budget))
+        return solver.SolveResult(solver.Verdict.UNKNOWN, [], budget)
+
+    monkeypatch.setattr(solver, "solve", solve)
+    act(client, game, "resign")
+    stretches, _, nodes = background.analyse(Game.objects.get(pk=game.pk))
+    assert asked == [(engine.deal(1), 10), (after_shuffle, 10), (after_shuffle, 99)]
+    assert nodes == 10 + 10 + 99 and [stretch["decided"] for stretch in stretches] == [False, False]
 
 
 def test_the_replay_marks_where_each_stretch_could_be_won(client, django_capture_on_commit_callbacks):
