@@ -1,7 +1,9 @@
 """Settings for the Addiction site, all from the environment and safe by default.
 
 Environment variables (see README, "Deploy"):
-  DJANGO_DEBUG          "1"/"true" for development; unset or anything else means production.
+  DJANGO_DEBUG          "1"/"true" for development; unset or anything else means production
+      (manage.py alone sets it to 1 when none of DJANGO_DEBUG, DJANGO_SECRET_KEY,
+      DJANGO_ALLOWED_HOSTS and DATABASE_URL is set: a development checkout's commands).
   DJANGO_SECRET_KEY     required when DJANGO_DEBUG is off.
   DJANGO_ALLOWED_HOSTS  comma-separated host names (default: localhost only).
   DJANGO_CSRF_TRUSTED_ORIGINS  comma-separated origins, e.g. https://play.example.org

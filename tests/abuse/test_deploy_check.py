@@ -71,3 +71,34 @@ def test_development_needs_no_secret(tmp_path):
     result = manage(tmp_path, "check", DJANGO_DEBUG="1")
     assert result.returncode == 0, result.stdout + result.stderr
     assert "System check identified no issues" in result.stdout
+
+
+SAYS_DEBUG = ["shell", "-c", "from django.conf import settings; print('debug', settings.DEBUG)"]
+
+
+def test_a_development_checkouts_manage_py_needs_no_variable(tmp_path):
+    """The README's own commands (createsuperuser, shell...) in a checkout with nothing set."""
+    result = manage(tmp_path, *SAYS_DEBUG)
+    assert result.returncode == 0, result.stderr
+    assert "debug True" in result.stdout
+
+
+@pytest.mark.parametrize(
+    "env",
+    [{"DJANGO_DEBUG": "0"}, {"DATABASE_URL": "sqlite:///unused.sqlite3"}, {"DJANGO_ALLOWED_HOSTS": "play.example.org"}],
+    ids=["debug-off", "a-database", "a-host"],
+)
+def test_anything_that_says_production_keeps_manage_py_in_production(tmp_path, env):
+    result = manage(tmp_path, *SAYS_DEBUG, **env)
+    assert result.returncode != 0 and "DJANGO_SECRET_KEY" in result.stderr  # production, and no secret
+    result = manage(tmp_path, *SAYS_DEBUG, DJANGO_SECRET_KEY=a_secret_key(), **env)
+    assert "debug False" in result.stdout, result.stderr
+
+
+def test_the_app_servers_never_default_to_development(tmp_path):
+    clean = {key: value for key, value in os.environ.items() if not key.startswith(("DJANGO_", "ADDICTION_", "DATABASE_URL"))}
+    clean.update(ADDICTION_DATA_DIR=str(tmp_path))
+    result = subprocess.run(
+        [sys.executable, "-c", "import addiction_site.wsgi"], cwd=ROOT, env=clean, capture_output=True, text=True, timeout=120
+    )
+    assert result.returncode != 0 and "DJANGO_SECRET_KEY" in result.stderr
