@@ -31,6 +31,7 @@ Environment variables (see README, "Deploy"):
       games untouched (365), and django-axes' login records (30).
   ADDICTION_STATIC_ROOT  where collectstatic writes.
   DJANGO_CONN_MAX_AGE, DJANGO_LOG_LEVEL  database connection reuse, logging.
+  DJANGO_DISABLE_SERVER_SIDE_CURSORS  "1" behind PgBouncer in transaction mode.
   DJANGO_LOG_FORMAT     text (default) or json: one JSON object a log line.
   SENTRY_DSN            report errors to Sentry (needs sentry-sdk, requirements/sentry.txt).
   DJANGO_SECURE_SSL_REDIRECT, DJANGO_HSTS_SECONDS  HTTPS behaviour in production.
@@ -205,6 +206,10 @@ DATABASES = {
         default=f"sqlite:///{DATA_DIR / 'db.sqlite3'}",
         conn_max_age=int(os.environ.get("DJANGO_CONN_MAX_AGE", "60")),
         conn_health_checks=True,
+        # PgBouncer in transaction mode hands each transaction a server connection of its
+        # own, where a server-side cursor (what .iterator() uses on PostgreSQL) would not be
+        # found on the next fetch: set this behind one (README, "Scaling").
+        disable_server_side_cursors=env_flag("DJANGO_DISABLE_SERVER_SIDE_CURSORS"),
     )
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
