@@ -153,10 +153,14 @@ def test_a_postgresql_dump_restored_into_a_new_database_passes_verify_games(tmp_
     import psycopg
 
     url = urlsplit(os.environ["DATABASE_URL"])
-    source = f"addiction_backup_{secrets.token_hex(4)}"
-    source_url, restored_url = (urlunsplit(url._replace(path=f"/{name}")) for name in (source, "addiction_restored"))
+    suffix = secrets.token_hex(4)
+    source, role, password = f"addiction_backup_{suffix}", f"addiction_{suffix}", secrets.token_urlsafe(12)
+    # Every command runs as the site's role as the README makes it (createuser --createdb), not the superuser.
+    as_role = url._replace(netloc=f"{role}:{password}@{url.hostname}:{url.port}")
+    source_url, restored_url = (urlunsplit(as_role._replace(path=f"/{name}")) for name in (source, "addiction_restored"))
     admin = psycopg.connect(os.environ["DATABASE_URL"], autocommit=True)
-    admin.execute(f'CREATE DATABASE "{source}"')
+    admin.execute(f"CREATE ROLE \"{role}\" LOGIN CREATEDB PASSWORD '{password}'")
+    admin.execute(f'CREATE DATABASE "{source}" OWNER "{role}"')
     try:
         for args in (["migrate", "--noinput"], ["shell", "-c", PLAY]):
             done = manage(tmp_path, *args, DATABASE_URL=source_url)
@@ -177,7 +181,12 @@ def test_a_postgresql_dump_restored_into_a_new_database_passes_verify_games(tmp_
     finally:
         for name in (source, "addiction_restored"):
             admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        admin.execute(f'DROP ROLE IF EXISTS "{role}"')
         admin.close()
+
+
+def test_the_readme_makes_the_sites_role_able_to_restore():
+    assert "createuser --createdb --pwprompt addiction" in README
 
 
 def test_the_readme_gives_these_commands():
