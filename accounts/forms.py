@@ -1,12 +1,15 @@
-"""The forms of accounts: signing up, confirming with the password, changing the address."""
+"""The forms of accounts: signing up, confirming with the password, changing the address,
+asking for a password reset."""
 
 import unicodedata
 
 from django import forms
 from django.contrib.auth import authenticate
-from django.contrib.auth.forms import UserCreationForm
+from django.contrib.auth.forms import PasswordResetForm, UserCreationForm
 from django.contrib.auth.models import User
 from django.utils.translation import gettext_lazy as _
+
+from accounts.services import address_confirmed
 
 
 class SignUpForm(UserCreationForm):
@@ -15,7 +18,10 @@ class SignUpForm(UserCreationForm):
     email = forms.EmailField(
         label=_("Email (optional)"),
         required=False,
-        help_text=_("Only to mail you a link if you forget your password: without one, that loses the account."),
+        help_text=_(
+            "Only to mail you a link if you forget your password, once you have confirmed it by the link"
+            " we mail there: without one, a forgotten password loses the account."
+        ),
     )
 
     class Meta(UserCreationForm.Meta):  # type: ignore[name-defined]  # django-stubs does not declare it
@@ -87,3 +93,11 @@ class EmailChangeForm(PasswordConfirmForm):
         if email.lower() == self.request.user.email.lower():
             raise forms.ValidationError(_("That is already your address."), code="same_email")
         return email
+
+
+class ConfirmedPasswordResetForm(PasswordResetForm):
+    """Django's password reset form, mailing only the accounts whose address is confirmed:
+    nobody can have reset links sent to an address they typed in for someone else."""
+
+    def get_users(self, email):
+        return (user for user in super().get_users(email) if address_confirmed(user))

@@ -1,4 +1,5 @@
-"""A player's account and what the site keeps of it: address change links, the data download, deletion."""
+"""A player's account and what the site keeps of it: address confirmation and change links,
+the data download, deletion."""
 
 from __future__ import annotations
 
@@ -15,11 +16,13 @@ from django.db.models import Prefetch
 from django.utils import timezone
 from django.utils.crypto import constant_time_compare, salted_hmac
 
+from accounts.models import ConfirmedAddress
 from games.models import Action, Game
 from records.models import BoardEntry
 
 logger = logging.getLogger("accounts")
 
+ADDRESS_CONFIRM_SALT = "accounts.address_confirm"
 EMAIL_CHANGE_SALT = "games.accounts.email_change"  # the name it had before the apps split: old links still work
 DATA_FORMAT = "addiction-solitaire/account-data/1"
 GAMES_PER_QUERY = 100  # the download reads games and their logs this many games at a time
@@ -74,14 +77,60 @@ def email_change_read(token: str) -> EmailChange:
     return EmailChange(user=user, new_email=data["to"])
 
 
+@transaction.atomic
 def email_change_confirm(token: str) -> EmailChange:
-    """Set the address the link names; a compare-and-set, so two clicks at once change it once."""
+    """Set the address the link names; a compare-and-set, so two clicks at once change it once.
+    Following the link mailed to it proves the new address the player's: it is confirmed."""
     change = email_change_read(token)
     updated = User.objects.filter(pk=change.user.pk, email=change.user.email).update(email=change.new_email)
     if not updated:
         raise EmailChangeRefused("used")
+    _confirmed(change.user, change.new_email)
     logger.info("account %s: e-mail address changed", change.user.pk)
     return change
+
+
+# --------------------------------------------------------------------------- address confirmation
+
+
+def address_confirmed(user: User) -> bool:
+    """Whether ``user``'s address is one they proved theirs (docs/RULES.md, "Players, guests
+    and deleting games"): only then do password reset links go to it."""
+    if not user.email:
+        return False
+    return ConfirmedAddress.objects.filter(user=user, email__iexact=user.email).exists()
+
+
+def address_confirm_token(*, user: User) -> str:
+    """The signed token of the link that confirms ``user``'s present address."""
+    return signing.dumps({"user": user.pk, "email": _email_digest(user.email)}, salt=ADDRESS_CONFIRM_SALT)
+
+
+def address_confirm_read(token: str) -> User:
+    """The account whose address the link confirms, if it still can; raises
+    EmailChangeRefused ("expired", "invalid", or "used" when the address changed since)."""
+    try:
+        data = signing.loads(token, salt=ADDRESS_CONFIRM_SALT, max_age=email_change_max_age())
+    except signing.SignatureExpired:
+        raise EmailChangeRefused("expired") from None
+    except signing.BadSignature:
+        raise EmailChangeRefused("invalid") from None
+    user = User.objects.filter(pk=data["user"], is_active=True).first()
+    if user is None or not user.email or not constant_time_compare(_email_digest(user.email), data["email"]):
+        raise EmailChangeRefused("used")
+    return user
+
+
+def address_confirm(token: str) -> User:
+    """Confirm the address the link was mailed to; confirming it twice is the same as once."""
+    user = address_confirm_read(token)
+    _confirmed(user, user.email)
+    logger.info("account %s: e-mail address confirmed", user.pk)
+    return user
+
+
+def _confirmed(user: User, email: str) -> None:
+    ConfirmedAddress.objects.update_or_create(user=user, defaults={"email": email, "confirmed_at": timezone.now()})
 
 
 # --------------------------------------------------------------------------- the data download
@@ -91,6 +140,7 @@ def _account(user: User) -> dict:
     return {
         "username": user.get_username(),
         "email": user.email,
+        "email_confirmed": address_confirmed(user),
         "date_joined": user.date_joined,
         "last_login": user.last_login,
     }

@@ -98,3 +98,13 @@ def password_reset_allowed(request: HttpRequest) -> bool:
 def password_reset_counted(request: HttpRequest) -> None:
     """Count a password reset asked for from the request's address (mailed or not, alike)."""
     _counted(_address_key("resets", request))
+
+
+def confirmation_mail_allowed(request: HttpRequest) -> bool:
+    """Whether the request's address has had fewer address confirmation mails sent than allowed
+    in the last hour (as many as password reset mails)."""
+    return len(_recent(_address_key("confirmations", request))) < settings.ADDICTION_PASSWORD_RESETS_PER_HOUR
+
+
+def confirmation_mail_counted(request: HttpRequest) -> None:
+    _counted(_address_key("confirmations", request))

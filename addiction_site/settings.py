@@ -39,6 +39,8 @@ Environment variables (see README, "Deploy"):
       or Django's EMAIL_HOST, EMAIL_PORT, EMAIL_HOST_USER, EMAIL_HOST_PASSWORD, EMAIL_USE_TLS,
       EMAIL_USE_SSL.  Unset: the console in development, no mail in production.
   DEFAULT_FROM_EMAIL    the sender of the site's mails.
+  ADDICTION_OPERATOR_NAME, ADDICTION_OPERATOR_EMAIL  who runs the site, and where players write
+      about their data (the privacy page; `check --deploy` warns without the address).
 """
 
 import base64
@@ -369,11 +371,15 @@ ADDICTION_GUEST_UNPLAYED_DAYS = int(os.environ.get("ADDICTION_GUEST_UNPLAYED_DAY
 ADDICTION_GUEST_IDLE_DAYS = int(os.environ.get("ADDICTION_GUEST_IDLE_DAYS", "365"))
 ADDICTION_LOGIN_RECORD_DAYS = int(os.environ.get("ADDICTION_LOGIN_RECORD_DAYS", "30"))
 
+# Who runs the site and answers for players' data: named on the privacy page.
+ADDICTION_OPERATOR_NAME = os.environ.get("ADDICTION_OPERATOR_NAME", "")
+ADDICTION_OPERATOR_EMAIL = os.environ.get("ADDICTION_OPERATOR_EMAIL", "")
+
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "games:home"
 LOGOUT_REDIRECT_URL = "games:home"
 
-# Mail carries password reset and address change links, nothing else.  Without mail settings
+# Mail carries password reset, address confirmation and address change links, nothing else.  Without mail settings
 # production sends nothing: those pages say mail is not set up (a 503) rather than pretend.
 _mail = mail_settings(os.environ, debug=DEBUG)
 EMAIL_BACKEND = _mail.backend

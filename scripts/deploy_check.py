@@ -9,8 +9,8 @@ in it, as they would not be in an operator's clone), then runs the README's bloc
 clone: a fresh virtual environment from the lock file, the deploy check, migrate,
 collectstatic, and gunicorn in the foreground with deploy/gunicorn.conf.py.  The environment
 is what an operator's would be: production settings (no DJANGO_DEBUG, a new secret key,
-DJANGO_ALLOWED_HOSTS, DATABASE_URL, ADDICTION_PROXY_HOPS=1) and ADDICTION_BIND on a free
-loopback port; nothing of the project's own environment is passed on.
+DJANGO_ALLOWED_HOSTS, DATABASE_URL, ADDICTION_PROXY_HOPS=1, the operator's name and address)
+and ADDICTION_BIND on a free loopback port; nothing of the project's own environment is passed on.
 
 Once gunicorn answers, the client plays the part of the TLS proxy in front (X-Forwarded-Proto
 and X-Forwarded-For, as deploy/nginx.conf sends them) and a browser behind it: the home page,
@@ -82,6 +82,8 @@ def operator_env(database_url: str, port: int) -> dict[str, str]:
             "DJANGO_ALLOWED_HOSTS": "127.0.0.1",
             "DATABASE_URL": database_url,
             "ADDICTION_PROXY_HOPS": "1",
+            "ADDICTION_OPERATOR_NAME": "Example Games Ltd",
+            "ADDICTION_OPERATOR_EMAIL": "privacy@example.org",
             "ADDICTION_BIND": f"127.0.0.1:{port}",
             "ADDICTION_WORKERS": "2",
         }

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-PRODUCTION = {"DJANGO_ALLOWED_HOSTS": "play.example.org"}
+PRODUCTION = {"DJANGO_ALLOWED_HOSTS": "play.example.org", "ADDICTION_OPERATOR_EMAIL": "privacy@example.org"}
 
 
 def manage(tmp_path: Path, *args: str, **env: str) -> subprocess.CompletedProcess:
@@ -50,12 +50,13 @@ def test_production_settings_pass_the_deploy_check(tmp_path):
         ({"DJANGO_SECRET_KEY": "short-and-guessable"}, "security.W009"),
         ({"DJANGO_SECRET_KEY": a_secret_key(), "DJANGO_SECURE_SSL_REDIRECT": "0"}, "security.W008"),
         ({"DJANGO_SECRET_KEY": a_secret_key(), "DJANGO_HSTS_SECONDS": "0"}, "security.W004"),
+        ({"DJANGO_SECRET_KEY": a_secret_key(), "ADDICTION_OPERATOR_EMAIL": ""}, "accounts.W001"),
     ],
-    ids=["weak-secret", "no-https-redirect", "no-hsts"],
+    ids=["weak-secret", "no-https-redirect", "no-hsts", "no-operator"],
 )
 def test_the_deploy_check_catches_weakened_settings(tmp_path, env, warning):
     """The check above can fail: weakening one setting by environment is reported."""
-    result = manage(tmp_path, "check", "--deploy", "--fail-level", "WARNING", **PRODUCTION, **env)
+    result = manage(tmp_path, "check", "--deploy", "--fail-level", "WARNING", **{**PRODUCTION, **env})
     assert result.returncode != 0
     assert warning in result.stdout + result.stderr
 
@@ -96,9 +97,16 @@ def test_anything_that_says_production_keeps_manage_py_in_production(tmp_path, e
 
 
 def test_the_app_servers_never_default_to_development(tmp_path):
-    clean = {key: value for key, value in os.environ.items() if not key.startswith(("DJANGO_", "ADDICTION_", "DATABASE_URL"))}
+    clean = {
+        key: value for key, value in os.environ.items() if not key.startswith(("DJANGO_", "ADDICTION_", "DATABASE_URL"))
+    }
     clean.update(ADDICTION_DATA_DIR=str(tmp_path))
     result = subprocess.run(
-        [sys.executable, "-c", "import addiction_site.wsgi"], cwd=ROOT, env=clean, capture_output=True, text=True, timeout=120
+        [sys.executable, "-c", "import addiction_site.wsgi"],
+        cwd=ROOT,
+        env=clean,
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
     assert result.returncode != 0 and "DJANGO_SECRET_KEY" in result.stderr

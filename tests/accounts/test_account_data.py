@@ -101,6 +101,7 @@ def test_the_download_holds_the_account_its_games_with_their_logs_and_its_board_
 
     assert data["format"] == "addiction-solitaire/account-data/1"
     assert data["account"]["username"] == "ada" and data["account"]["email"] == "ada@example.org"
+    assert data["account"]["email_confirmed"] is False  # she never followed the link mailed at sign-up
     assert data["account"]["date_joined"].startswith(str(ada.date_joined.date()))
     games = {game.pk: game for game in Game.objects.filter(owner=ada)}
     assert sorted(game["id"] for game in data["games"]) == sorted(games)
@@ -139,7 +140,7 @@ def test_the_download_reads_many_games_in_a_few_queries(ada_client, ada, django_
     for deal_number in range(10, 30):
         game = game_start(owner=owner, deal_number=deal_number)
         act_on_service(owner, game, "move", a_movable_slot(game))
-    with django_assert_max_num_queries(8):  # session, user, games, their actions, board entries
+    with django_assert_max_num_queries(9):  # session, user, its confirmed address, games, their actions, board entries
         _response, data = download(ada_client)
     assert len(data["games"]) == 22
 

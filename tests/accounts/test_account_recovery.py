@@ -20,8 +20,10 @@ from django.conf import settings as django_settings
 from django.contrib.auth.models import User
 from django.core.exceptions import ImproperlyConfigured
 from django.test import Client
+from django.utils import timezone
 
 from accounts import services as accounts
+from accounts.models import ConfirmedAddress
 from addiction_site.mail import CONSOLE, SMTP, Mail, mail_from_url, mail_settings
 from tests.helpers import parse_html, text_of
 
@@ -32,7 +34,10 @@ ROOT = Path(__file__).resolve().parents[2]
 
 @pytest.fixture
 def ada(db) -> User:
-    return User.objects.create_user("ada", "ada@example.org", PASSWORD)
+    """A player whose address is confirmed (as if she had followed the link mailed at sign-up)."""
+    user = User.objects.create_user("ada", "ada@example.org", PASSWORD)
+    ConfirmedAddress.objects.create(user=user, email=user.email, confirmed_at=timezone.now())
+    return user
 
 
 @pytest.fixture
@@ -46,6 +51,105 @@ def link_in(mail) -> str:
     links = re.findall(r"https?://testserver(/\S+)", mail.body)
     assert len(links) == 1, mail.body
     return links[0]
+
+
+# --------------------------------------------------------------------------- confirming the address given at sign-up
+
+
+def sign_up(client, email: str, name: str = "grace"):
+    return client.post(
+        "/accounts/signup/",
+        {"username": name, "email": email, "password1": PASSWORD, "password2": PASSWORD},
+        follow=True,
+    )
+
+
+def address_state(client) -> str:
+    (state,) = parse_html(client.get("/accounts/")).find_all("span", data_address_state=True)
+    return state["data-address-state"]
+
+
+def test_signing_up_with_an_address_mails_a_link_that_confirms_it(client, db, mailoutbox):
+    page = sign_up(client, "grace@example.org")
+    assert "A link to confirm grace@example.org is on its way" in text_of(page)
+    (mail,) = mailoutbox
+    assert mail.to == ["grace@example.org"] and mail.subject == "Confirm your email address"
+    assert address_state(client) == "unconfirmed"
+    link = link_in(mail)
+    assert "Confirm grace@example.org as the email address of the account grace?" in text_of(Client().get(link))
+    assert address_state(client) == "unconfirmed"  # opening the link (a mail scanner) confirms nothing
+    done = Client().post(link)  # the link works from any browser, signed in or not
+    assert parse_html(done).find("p", data_confirmed=True)["data-confirmed"] == "grace@example.org"
+    assert address_state(client) == "confirmed"
+    assert Client().post(link).status_code == 200  # twice is the same as once
+
+
+def test_an_unconfirmed_address_gets_no_reset_mail_and_the_page_says_the_same(client, db, mailoutbox):
+    sign_up(client, "grace@example.org")
+    mailoutbox.clear()
+    stranger = Client()
+    unconfirmed = reset_password(stranger, "grace@example.org")
+    unknown = reset_password(stranger, "nobody@example.org")
+    assert mailoutbox == []
+    assert unconfirmed.status_code == unknown.status_code == 302
+    assert unconfirmed["Location"] == unknown["Location"]  # nothing tells the two apart
+
+
+def test_a_confirmed_address_gets_the_reset_mail(client, db, mailoutbox):
+    sign_up(client, "grace@example.org")
+    Client().post(link_in(mailoutbox[0]))
+    mailoutbox.clear()
+    reset_password(Client(), "grace@example.org")
+    (mail,) = mailoutbox
+    assert mail.to == ["grace@example.org"] and "/accounts/password/reset/" in link_in(mail)
+
+
+def test_the_account_page_sends_the_link_again(client, db, mailoutbox):
+    sign_up(client, "grace@example.org")
+    first = link_in(mailoutbox[0])
+    page = client.post("/accounts/address/send/")
+    assert "A link is on its way to grace@example.org" in text_of(page)
+    assert len(mailoutbox) == 2
+    Client().post(link_in(mailoutbox[1]))
+    assert address_state(client) == "confirmed"
+    assert Client().get(first).status_code == 200  # the first link is as good: it names the same address
+    assert client.post("/accounts/address/send/")["Location"] == "/accounts/"  # confirmed: nothing to send
+    assert len(mailoutbox) == 2
+
+
+def test_a_link_for_an_address_since_replaced_confirms_nothing(client, db, mailoutbox):
+    sign_up(client, "grace@example.org")
+    link = link_in(mailoutbox[0])
+    User.objects.filter(username="grace").update(email="other@example.org")
+    refused_page = Client().post(link)
+    assert refused_page.status_code == 400 and refused(refused_page) == "used"
+    assert not ConfirmedAddress.objects.exists()
+
+
+def test_following_an_address_change_link_confirms_the_new_address(ada_client, ada, mailoutbox):
+    ConfirmedAddress.objects.filter(user=ada).delete()
+    ask_email_change(ada_client, "ada@lovelace.example")
+    Client().post(link_in(mailoutbox[0]))
+    assert address_state(ada_client) == "confirmed"
+    assert ConfirmedAddress.objects.get(user=ada).email == "ada@lovelace.example"
+
+
+def test_resending_is_held_to_the_addresss_hourly_share_of_mails(client, db, mailoutbox, settings):
+    settings.ADDICTION_PASSWORD_RESETS_PER_HOUR = 2
+    sign_up(client, "grace@example.org")  # the first mail
+    assert client.post("/accounts/address/send/").status_code == 200
+    refused_page = client.post("/accounts/address/send/")
+    assert refused_page.status_code == 429 and "Too many mails" in text_of(refused_page)
+    assert len(mailoutbox) == 2
+
+
+def test_signing_up_without_mail_settings_sends_nothing_and_the_account_says_unconfirmed(
+    client, db, mailoutbox, settings
+):
+    settings.ADDICTION_MAIL_CONFIGURED = False
+    sign_up(client, "grace@example.org")
+    assert mailoutbox == [] and address_state(client) == "unconfirmed"
+    assert client.post("/accounts/address/send/").status_code == 503
 
 
 # --------------------------------------------------------------------------- password reset
@@ -319,3 +423,13 @@ def test_the_settings_module_reads_the_mail_url():
     )
     assert result.returncode == 0, result.stderr
     assert result.stdout.split() == [SMTP, "mail.example.org", "587", "True", "play@example.org", "True"]
+
+
+def test_the_privacy_page_names_the_operator_to_write_to(client, db, settings):
+    settings.ADDICTION_OPERATOR_NAME, settings.ADDICTION_OPERATOR_EMAIL = "Example Games Ltd", "privacy@example.org"
+    page = parse_html(client.get("/privacy/"))
+    contact = page.find("p", data_operator="privacy@example.org")
+    assert "This site is run by Example Games Ltd" in contact.text
+    assert contact.find("a")["href"] == "mailto:privacy@example.org"
+    settings.ADDICTION_OPERATOR_EMAIL = ""
+    assert "has not named a contact here yet" in text_of(client.get("/privacy/"))

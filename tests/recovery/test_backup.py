@@ -157,7 +157,9 @@ def test_a_postgresql_dump_restored_into_a_new_database_passes_verify_games(tmp_
     source, role, password = f"addiction_backup_{suffix}", f"addiction_{suffix}", secrets.token_urlsafe(12)
     # Every command runs as the site's role as the README makes it (createuser --createdb), not the superuser.
     as_role = url._replace(netloc=f"{role}:{password}@{url.hostname}:{url.port}")
-    source_url, restored_url = (urlunsplit(as_role._replace(path=f"/{name}")) for name in (source, "addiction_restored"))
+    source_url, restored_url = (
+        urlunsplit(as_role._replace(path=f"/{name}")) for name in (source, "addiction_restored")
+    )
     admin = psycopg.connect(os.environ["DATABASE_URL"], autocommit=True)
     admin.execute(f"CREATE ROLE \"{role}\" LOGIN CREATEDB PASSWORD '{password}'")
     admin.execute(f'CREATE DATABASE "{source}" OWNER "{role}"')
