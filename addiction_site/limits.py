@@ -18,6 +18,8 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django_ratelimit.core import get_usage
 
+from addiction_site import metrics
+
 TOO_MANY_REQUESTS = 429
 
 
@@ -54,6 +56,8 @@ def wait_seconds(request: HttpRequest, kind: str) -> int:
             usage = get_usage(request, group=f"{kind}:{by}", key=key, rate=rate, increment=True)
             if usage is not None and usage["should_limit"]:
                 wait = max(wait, usage["time_left"], 1)
+    if wait:
+        metrics.RATE_LIMITED.labels(kind).inc()
     return wait
 
 

@@ -39,6 +39,7 @@ Environment variables (see README, "Deploy"):
       or Django's EMAIL_HOST, EMAIL_PORT, EMAIL_HOST_USER, EMAIL_HOST_PASSWORD, EMAIL_USE_TLS,
       EMAIL_USE_SSL.  Unset: the console in development, no mail in production.
   DEFAULT_FROM_EMAIL    the sender of the site's mails.
+  ADDICTION_METRICS_NETWORKS  comma-separated networks allowed to read /metrics (default loopback).
   ADDICTION_OPERATOR_NAME, ADDICTION_OPERATOR_EMAIL  who runs the site, and where players write
       about their data (the privacy page; `check --deploy` warns without the address).
 """
@@ -95,6 +96,7 @@ INSTALLED_APPS = [
     "axes",
     "django_tasks",
     "django_tasks_db",
+    "django_prometheus",
     # The site's own apps, one per domain, each importing only those listed above it here
     # (pyproject.toml, [tool.importlinter], holds them to it).
     "games",
@@ -105,6 +107,8 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "addiction_site.health.HealthCheckMiddleware",  # first: /healthz runs nothing else (addiction_site/health.py)
+    "addiction_site.metrics.MetricsMiddleware",  # /metrics, to the operator's network only (addiction_site/metrics.py)
+    "django_prometheus.middleware.PrometheusBeforeMiddleware",  # counts and times every other request
     "django.middleware.security.SecurityMiddleware",
     "csp.middleware.CSPMiddleware",  # every answer, the error pages and static files included
     "whitenoise.middleware.WhiteNoiseMiddleware",
@@ -120,6 +124,7 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "axes.middleware.AxesMiddleware",
+    "django_prometheus.middleware.PrometheusAfterMiddleware",
 ]
 
 # The Content-Security-Policy (django-csp): the pages load scripts, styles, images and fonts
@@ -217,6 +222,12 @@ DATABASES = {
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     DATA_DIR.mkdir(parents=True, exist_ok=True)
     DATABASES["default"]["OPTIONS"] = {**SQLITE_OPTIONS, **DATABASES["default"].get("OPTIONS", {})}
+# django-prometheus's wrappers of Django's own backends count each query and its time (/metrics).
+_MEASURED_BACKENDS = {
+    "django.db.backends.sqlite3": "django_prometheus.db.backends.sqlite3",
+    "django.db.backends.postgresql": "django_prometheus.db.backends.postgresql",
+}
+DATABASES["default"]["ENGINE"] = _MEASURED_BACKENDS.get(DATABASES["default"]["ENGINE"], DATABASES["default"]["ENGINE"])
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
@@ -370,6 +381,10 @@ ADDICTION_RATES = {
 ADDICTION_GUEST_UNPLAYED_DAYS = int(os.environ.get("ADDICTION_GUEST_UNPLAYED_DAYS", "1"))
 ADDICTION_GUEST_IDLE_DAYS = int(os.environ.get("ADDICTION_GUEST_IDLE_DAYS", "365"))
 ADDICTION_LOGIN_RECORD_DAYS = int(os.environ.get("ADDICTION_LOGIN_RECORD_DAYS", "30"))
+
+# Who may read /metrics (addiction_site/metrics.py): the networks a scrape may come from, as
+# the app server sees its client (nginx, or Prometheus calling the app server directly).
+ADDICTION_METRICS_NETWORKS = env_list("ADDICTION_METRICS_NETWORKS", "127.0.0.0/8,::1/128")
 
 # Who runs the site and answers for players' data: named on the privacy page.
 ADDICTION_OPERATOR_NAME = os.environ.get("ADDICTION_OPERATOR_NAME", "")

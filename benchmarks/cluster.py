@@ -9,9 +9,11 @@ What it does, all on 127.0.0.1 and bounded in time:
    ``collectstatic`` with production settings: no DJANGO_DEBUG, a random secret key,
    DJANGO_ALLOWED_HOSTS=127.0.0.1, ADDICTION_PROXY_HOPS=1 (the https redirect stays on: the
    players come through nginx's TLS).
-2. Two gunicorn servers, separate processes on their own loopback ports, each started with
-   deploy/gunicorn.conf.py (``--workers`` gthread workers of ``--threads`` threads each, its
-   access log in the temporary folder).
+2. Two gunicorn servers, separate processes on their own loopback ports, set up as two
+   machines would be: each runs from a checkout of its own (the files git tracks, copied),
+   with its settings from an environment file of its own and its own static and data
+   folders, started with that checkout's deploy/gunicorn.conf.py (``--workers`` gthread
+   workers of ``--threads`` threads each, its access log in the temporary folder).
 3. nginx (Debian's package) with deploy/nginx.conf as it ships, but for its addresses and
    paths: its two upstream sockets become the two servers' ports, its listening ports free
    loopback ports, its certificate a self-signed one made here with openssl, its static
@@ -25,7 +27,10 @@ What it does, all on 127.0.0.1 and bounded in time:
    them in turn, with no stickiness); no lost action (every move or shuffle answered 200 is
    one row of a game's log: the count of Action rows equals the count of those answers);
    ``manage.py verify_games`` replays every game cleanly; and while the two slow clients
-   drip, moves are still served to every player, at a rate printed beside the rate before.
+   drip, moves are still served to every player, at a rate printed beside the rate before;
+   each server ran from its own checkout; the two servers' /metrics (read directly, every
+   worker added up) count as many actions as the games' logs hold; /metrics answers through
+   nginx from an allowed address.
 
 It prints moves per second and move latency (p50, p95, p99, client side, through nginx and
 TLS) for both phases, and exits non-zero if a check failed.  The figures are in
@@ -134,8 +139,11 @@ def wait_for(port: int, process: subprocess.Popen, what: str, log: Path, tls: bo
 
 
 @contextlib.contextmanager
-def gunicorn(env: dict, tmp: Path, name: str, args: argparse.Namespace) -> Iterator[tuple[int, Path]]:
-    """One app server with deploy/gunicorn.conf.py on a free loopback port: yields (port, access log)."""
+def gunicorn(
+    env: dict, tmp: Path, name: str, args: argparse.Namespace, checkout: Path = ROOT
+) -> Iterator[tuple[int, Path]]:
+    """One app server with ``checkout``'s deploy/gunicorn.conf.py on a free loopback port:
+    yields (port, access log).  gunicorn runs in ``checkout`` and imports the site from it."""
     port, access, log = free_port(), tmp / f"{name}-access.log", tmp / f"{name}.log"
     server_env = {
         **env,
@@ -146,7 +154,8 @@ def gunicorn(env: dict, tmp: Path, name: str, args: argparse.Namespace) -> Itera
     }
     with log.open("w") as output:
         process = subprocess.Popen(
-            [str(GUNICORN), "--config", str(GUNICORN_CONF), "addiction_site.wsgi"],
+            [str(GUNICORN), "--config", str(checkout / "deploy" / "gunicorn.conf.py"), "addiction_site.wsgi"],
+            cwd=checkout,
             env=server_env,
             stdout=output,
             stderr=subprocess.STDOUT,
@@ -154,9 +163,62 @@ def gunicorn(env: dict, tmp: Path, name: str, args: argparse.Namespace) -> Itera
         )
     try:
         wait_for(port, process, f"gunicorn {name}", log)
+        SERVED_FROM[port] = Path(os.readlink(f"/proc/{process.pid}/cwd"))
         yield port, access
     finally:
         stop(process)
+
+
+SERVED_FROM: dict[int, Path] = {}  # each running app server's working directory, by port
+
+
+def machine(tmp: Path, name: str, settings: dict[str, str]) -> tuple[Path, dict[str, str]]:
+    """What a machine of its own would have: a checkout (the files of this one that git
+    tracks or would track, as a clone would bring them), an environment file of the site's
+    settings read the way systemd's EnvironmentFile reads it, and a static folder and data
+    folder of its own.  Returns the checkout and the environment gunicorn gets."""
+    home = tmp / name
+    checkout = home / "checkout"
+    listed = subprocess.run(
+        ["git", "ls-files", "--cached", "--others", "--exclude-standard", "-z"],
+        cwd=ROOT,
+        capture_output=True,
+        check=True,
+    )
+    for relative in filter(None, listed.stdout.decode().split("\0")):
+        source = ROOT / relative
+        if source.is_file():
+            (checkout / relative).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(source, checkout / relative)
+    own = {"ADDICTION_STATIC_ROOT": str(home / "static"), "ADDICTION_DATA_DIR": str(home / "var")}
+    env_file = home / "env"
+    env_file.write_text("".join(f"{key}={value}\n" for key, value in {**settings, **own}.items()))
+    env_file.chmod(0o600)
+    base = {key: value for key, value in os.environ.items() if not key.startswith(SITE_VARIABLES)}
+    read = dict(line.split("=", 1) for line in env_file.read_text().splitlines() if line and not line.startswith("#"))
+    return checkout, {**base, **read}
+
+
+SITE_VARIABLES = ("DJANGO_", "DATABASE_URL", "ADDICTION_", "SENTRY_", "PROMETHEUS_")
+
+
+def metrics_of(port: int) -> dict[str, float]:
+    """One app server's /metrics, read directly (as Prometheus scrapes each server): the
+    site's own counters summed over their labels, by name."""
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    connection.request("GET", "/metrics")
+    answer = connection.getresponse()
+    text = answer.read().decode()
+    connection.close()
+    if answer.status != 200:
+        raise CheckFailed(f"/metrics of the app server on {port} answered {answer.status}")
+    totals: dict[str, float] = {}
+    for name, value in METRIC_LINE.findall(text):
+        totals[name] = totals.get(name, 0.0) + float(value)
+    return totals
+
+
+METRIC_LINE = re.compile(r"^(addiction_\w+_total)(?:\{[^}]*\})? ([0-9.e+]+)$", re.M)
 
 
 def nginx_site(text: str, replacements: dict[str, str]) -> str:
@@ -329,13 +391,31 @@ def run(args: argparse.Namespace) -> list[tuple[bool, str]]:
         tmp.chmod(0o755)  # nginx's worker (user nobody, when started as root) reads the static files
         with throwaway_postgres() as url:
             env = production_env(tmp, url)
+            settings = {key: value for key, value in env.items() if key.startswith(SITE_VARIABLES)}
+            (checkout1, env1), (checkout2, env2) = (machine(tmp, name, settings) for name in ("app1", "app2"))
             manage(env, "migrate", "--noinput")
             manage(env, "collectstatic", "--noinput")
-            with gunicorn(env, tmp, "app1", args) as (port1, log1), gunicorn(env, tmp, "app2", args) as (port2, log2):
+            for checkout, machine_env in ((checkout1, env1), (checkout2, env2)):  # each machine its own static files
+                subprocess.run(
+                    [str(PYTHON), "manage.py", "collectstatic", "--noinput", "-v", "0"],
+                    cwd=checkout,
+                    env=machine_env,
+                    check=True,
+                )
+            with (
+                gunicorn(env1, tmp, "app1", args, checkout1) as (port1, log1),
+                gunicorn(env2, tmp, "app2", args, checkout2) as (port2, log2),
+            ):
                 with nginx(tmp, [port1, port2]) as https:
                     tallies, figures = play(https, args)
                     headers = edge_checks(https)
+                    through_nginx = _https(https)
+                    through_nginx.request("GET", "/metrics")
+                    nginx_metrics = through_nginx.getresponse().status
+                    through_nginx.close()
                 served = [len(MOVE_LINE.findall(log.read_text())) for log in (log1, log2)]
+                counted = [metrics_of(port).get("addiction_game_actions_total", 0.0) for port in (port1, port2)]
+                homes = [SERVED_FROM[port] for port in (port1, port2)]
             rows = action_rows(env)
             verify = subprocess.run(
                 [str(PYTHON), "manage.py", "verify_games"], cwd=ROOT, env=env, capture_output=True, text=True
@@ -351,6 +431,17 @@ def run(args: argparse.Namespace) -> list[tuple[bool, str]]:
         )
     quarter = sum(served) / 4
     return headers + [
+        (
+            homes == [checkout1, checkout2],
+            f"app servers run from their own checkouts, each with its own environment file: {homes[0].parent.name}, "
+            f"{homes[1].parent.name}",
+        ),
+        (
+            sum(counted) == rows and min(counted) > 0,
+            f"actions counted by the two app servers' /metrics (every worker): {counted[0]:.0f} + {counted[1]:.0f} = "
+            f"{sum(counted):.0f}, rows {rows}",
+        ),
+        (nginx_metrics == 200, f"/metrics through nginx from an allowed address: {nginx_metrics}"),
         (errors == 0, f"errors: {errors}" + (f" (first: {samples})" if samples else "")),
         (
             min(served) >= quarter and sum(served) > 0,

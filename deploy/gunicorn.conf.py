@@ -6,6 +6,8 @@ gunicorn with this file; the environment chooses the address and the size (READM
 
 import multiprocessing
 import os
+import shutil
+import tempfile
 from pathlib import Path
 
 # The checkout: gunicorn imports addiction_site.wsgi from there, whatever folder it started in.
@@ -56,3 +58,27 @@ if os.environ.get("DJANGO_LOG_FORMAT", "text") == "json":
 # gunicorn's control socket (gunicornc) is not used: the units reload with a signal. Left on,
 # every instance on a machine would share the one socket under the user's home.
 control_socket_disable = True
+
+# /metrics (addiction_site/metrics.py): each worker process counts in files of this app
+# server's own folder, which prometheus_client's multiprocess mode adds up for a scrape.  A
+# fresh folder each start (the figures of a stopped server are not this one's), removed on
+# exit; ADDICTION_METRICS_DIR names one instead (emptied at start, kept at exit).
+_metrics_dir = os.environ.get("ADDICTION_METRICS_DIR") or tempfile.mkdtemp(prefix="addiction-metrics-")
+os.environ["PROMETHEUS_MULTIPROC_DIR"] = _metrics_dir  # before any worker imports prometheus_client
+
+
+def on_starting(server):
+    Path(_metrics_dir).mkdir(parents=True, exist_ok=True)
+    for leftover in Path(_metrics_dir).glob("*.db"):
+        leftover.unlink()
+
+
+def child_exit(server, worker):
+    from prometheus_client import multiprocess
+
+    multiprocess.mark_process_dead(worker.pid, _metrics_dir)
+
+
+def on_exit(server):
+    if not os.environ.get("ADDICTION_METRICS_DIR"):
+        shutil.rmtree(_metrics_dir, ignore_errors=True)

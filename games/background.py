@@ -18,6 +18,7 @@ from django.conf import settings
 from django.db.models import Q
 from django.utils import timezone
 
+from addiction_site import metrics
 from games import engine, solver
 from games.models import Analysis, Claimed, Game, KnownStep, StretchSearch
 from games.replay import kept_replay
@@ -71,13 +72,16 @@ def game_analyse(game_id: int) -> bool:
     game = Game.objects.filter(pk=game_id).first()
     if game is None or not game.is_over or not claim_work(Analysis, game_id=game_id):
         return False
-    stretches, fewest, nodes = analyse(game)
+    with metrics.BACKGROUND_SECONDS.labels("analysis").time():
+        stretches, fewest, nodes = analyse(game)
+    metrics.BACKGROUND.labels("analysis", "done").inc()
     Analysis.objects.filter(game_id=game_id, state=Claimed.RUNNING).update(
         state=Claimed.DONE, finished_at=timezone.now(), stretches=stretches, fewest_moves=fewest, nodes=nodes
     )
     if game.status == engine.Status.LOST and stretches:
         last = stretches[-1]
         Game.objects.filter(pk=game_id, verdict="").update(verdict=last["verdict"], verdict_line=last["line"])
+        metrics.VERDICTS.labels(last["verdict"]).inc()
     return True
 
 
@@ -153,7 +157,9 @@ def stretch_search(notation: str) -> bool:
     key = position_key(position)
     if not claim_work(StretchSearch, position=key):
         return False
-    found = solver.search_win(position, settings.ADDICTION_DEEP_BUDGET)
+    with metrics.BACKGROUND_SECONDS.labels("search").time():
+        found = solver.search_win(position, settings.ADDICTION_DEEP_BUDGET)
+    metrics.BACKGROUND.labels("search", "won" if found.won else "not_found").inc()
     steps, line = [], found.line if found.won else []
     for left, move in enumerate(line):
         hint = str(engine.Hint.of(move))

@@ -13,6 +13,7 @@ from django.core.cache import cache
 from django.db import transaction
 from django.utils import timezone
 
+from addiction_site import metrics
 from addiction_site.ownership import Owner
 from games import background, engine, signals, solver
 from games.clock import elapsed_at
@@ -206,6 +207,9 @@ def game_act(
             # holds, whether the game is assisted, so that ranking sees what is stored.
             game.assisted = games.values_list("assisted", flat=True).get()
             game_rank(game=game)
+    metrics.ACTIONS.labels(kind.value).inc()
+    if state.is_over:
+        metrics.GAMES_FINISHED.labels(state.status.value).inc()
     return Played(game, previous, logged)
 
 
@@ -247,12 +251,16 @@ def position_hint(state: engine.GameState) -> engine.Hint:
     shared cache so that it is searched once."""
     known = background.known_hint(state.position)
     if known is not None:
+        metrics.HINTS.labels("line").inc()
         return known
     key = f"hint:{background.position_key(state.position)}:{state.shuffles_left}"
     kept = cache.get(key)
     if kept is not None:
+        metrics.HINTS.labels("cache").inc()
         return engine.Hint.parse(kept)
-    advice = engine.Hint.of(solver.hint(state.position, state.shuffles_left))
+    with metrics.HINT_SECONDS.time():
+        advice = engine.Hint.of(solver.hint(state.position, state.shuffles_left))
+    metrics.HINTS.labels("search").inc()
     cache.set(key, str(advice), HINT_KEPT_SECONDS)
     return advice
 

@@ -10,6 +10,11 @@ os.environ.setdefault("DJANGO_SECURE_SSL_REDIRECT", "0")  # the test client and 
 
 from addiction_site.settings import *  # noqa: E402,F403
 
+# SQLite's test database in memory, each xdist worker its own: pytest-django recognises SQLite by
+# Django's engine name, not by django-prometheus's wrapper of it (settings.DATABASES), and
+# would otherwise name a file for each worker.
+if DATABASES["default"]["ENGINE"].endswith("sqlite3"):  # noqa: F405
+    DATABASES["default"].setdefault("TEST", {}).setdefault("NAME", ":memory:")  # noqa: F405
 STORAGES = {**STORAGES, "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"}}  # noqa: F405
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 # Serve static files from the app folders as they are: no collectstatic, no warning about its folder.

@@ -4,7 +4,9 @@ front of two gunicorn servers (deploy/gunicorn.conf.py) on one throwaway Postgre
 Twenty players play through nginx over TLS, then go on while two slow clients drip a request
 body; the script checks that nothing failed, that both servers served moves, that every
 action answered 200 is a row of its game's log, that verify_games is clean, and that every
-player was still served while the slow clients dripped.  It needs nginx and openssl (Debian's
+player was still served while the slow clients dripped.  The two servers run as two machines
+would, each from its own checkout with its own environment file, and their /metrics (two
+worker processes each) count every action.  It needs nginx and openssl (Debian's
 packages, which .ci/run installs; without them the test is skipped, except in CI).
 """
 
@@ -39,6 +41,8 @@ def test_two_app_servers_behind_nginx_lose_nothing_and_outlast_slow_clients():
         "6",
         "--warmup",
         "1",
+        "--workers",
+        "2",  # two worker processes a server: /metrics adds up both
     ]
     result = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=600)
     output = result.stdout + result.stderr

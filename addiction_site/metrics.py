@@ -1,0 +1,73 @@
+"""/metrics, for Prometheus to scrape each app server: django-prometheus's figures (requests by
+view and status, latencies, database queries and their time, cache use) and the site's own
+below (actions, wins, hints, analyses, rate-limit refusals, the background work).
+
+Like /healthz it is answered by a middleware near the top, before the Host header is checked
+(a scraper calls an app server by its own address), and only to a client in
+``ADDICTION_METRICS_NETWORKS`` (default: this machine); anyone else gets a plain 404, as for a
+page that does not exist.  nginx refuses /metrics from outside its allow list too (deploy/nginx.conf).
+
+Under gunicorn each worker process counts apart; deploy/gunicorn.conf.py gives every app
+server a folder of its own (``PROMETHEUS_MULTIPROC_DIR``) where prometheus_client's
+multiprocess mode adds them up for the scrape.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+
+from django.conf import settings
+from django.http import HttpRequest, HttpResponse, HttpResponseNotFound
+from django_prometheus.exports import ExportToDjangoView
+from prometheus_client import Counter, Histogram
+
+PATH = "/metrics"
+
+ACTIONS = Counter("addiction_game_actions_total", "Actions players played, by kind", ["kind"])
+GAMES_FINISHED = Counter("addiction_games_finished_total", "Games that ended, by how", ["status"])
+HINTS = Counter(
+    "addiction_hints_total",
+    "Hints given, by where they came from: a found line, the shared cache, or the request's own search",
+    ["source"],
+)
+HINT_SECONDS = Histogram(
+    "addiction_hint_search_seconds",
+    "Time of the request's own hint search",
+    buckets=(0.005, 0.01, 0.025, 0.05, 0.1, 0.2, 0.5, 1.0, 2.5),
+)
+RATE_LIMITED = Counter("addiction_rate_limited_total", "Requests refused by a rate limit, by kind", ["kind"])
+BACKGROUND = Counter(
+    "addiction_background_work_total", "Background work done, by kind and outcome", ["kind", "outcome"]
+)
+BACKGROUND_SECONDS = Histogram(
+    "addiction_background_work_seconds",
+    "Time of a piece of background work, by kind",
+    ["kind"],
+    buckets=(0.1, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300),
+)
+VERDICTS = Counter("addiction_verdicts_total", "Lost games' verdicts, by verdict", ["verdict"])
+
+
+def allowed(address: str) -> bool:
+    """Whether a scrape from ``address`` may read the figures."""
+    try:
+        client = ipaddress.ip_address(address)
+    except ValueError:
+        return False
+    return any(client in ipaddress.ip_network(network, strict=False) for network in settings.ADDICTION_METRICS_NETWORKS)
+
+
+class MetricsMiddleware:
+    """Answers /metrics, to allowed clients only, before the Host check and the sessions."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        if request.path_info.rstrip("/") != PATH:
+            return self.get_response(request)
+        if request.method not in ("GET", "HEAD") or not allowed(request.META.get("REMOTE_ADDR", "")):
+            return HttpResponseNotFound("not found\n", content_type="text/plain")
+        response = ExportToDjangoView(request)
+        response["Cache-Control"] = "no-store"
+        return response

@@ -1,0 +1,68 @@
+"""/metrics for Prometheus (addiction_site/metrics.py): django-prometheus's figures and the
+site's own, to the operator's network only."""
+
+from __future__ import annotations
+
+import pytest
+from prometheus_client import REGISTRY
+
+from tests.helpers import a_movable_slot, act, new_game
+
+pytestmark = pytest.mark.django_db
+
+
+def scrape(client, address: str = "127.0.0.1"):
+    return client.get("/metrics", REMOTE_ADDR=address, HTTP_HOST="10.0.0.5:8001")  # an app server by its address
+
+
+def sample(name: str, **labels: str) -> float:
+    return REGISTRY.get_sample_value(name, labels) or 0.0
+
+
+def test_the_metrics_count_requests_database_time_and_the_games_actions(client):
+    game = new_game(client, 1)
+    moves_before = sample("addiction_game_actions_total", kind="move")
+    act(client, game, "move", slot=a_movable_slot(game))
+    assert sample("addiction_game_actions_total", kind="move") == moves_before + 1
+    response = scrape(client)
+    assert response.status_code == 200 and response["Content-Type"].startswith("text/plain")
+    text = response.content.decode()
+    assert 'addiction_game_actions_total{kind="move"}' in text
+    assert "django_http_requests_latency_seconds_by_view_method_bucket" in text
+    assert "django_db_execute_total" in text  # every query counted, by database and vendor
+    assert "django_db_query_duration_seconds_bucket" in text  # and timed
+
+
+def test_a_resigned_game_and_a_refused_hint_are_counted(client, settings):
+    settings.ADDICTION_RATES = {**settings.ADDICTION_RATES, "hint": ("", "1/m")}
+    game = new_game(client, 1)
+    refused = sample("addiction_rate_limited_total", kind="hint")
+    searched = sample("addiction_hints_total", source="search") + sample("addiction_hints_total", source="cache")
+    act(client, game, "hint")
+    game.refresh_from_db()
+    act(client, game, "move", slot=a_movable_slot(game))
+    game.refresh_from_db()
+    act(client, game, "hint")
+    assert sample("addiction_rate_limited_total", kind="hint") == refused + 1
+    answered = sample("addiction_hints_total", source="search") + sample("addiction_hints_total", source="cache")
+    assert answered == searched + 1
+    lost = sample("addiction_games_finished_total", status="lost")
+    game.refresh_from_db()
+    act(client, game, "resign")
+    assert sample("addiction_games_finished_total", status="lost") == lost + 1
+
+
+@pytest.mark.parametrize("address", ["203.0.113.7", "2001:db8::1", "not an address"])
+def test_nobody_outside_the_operators_network_reads_them(client, address):
+    response = scrape(client, address)
+    assert response.status_code == 404 and b"django_http" not in response.content
+
+
+def test_the_networks_are_a_setting(client, settings):
+    settings.ADDICTION_METRICS_NETWORKS = ["10.1.0.0/16"]
+    assert scrape(client, "10.1.2.3").status_code == 200
+    assert scrape(client, "127.0.0.1").status_code == 404
+
+
+def test_a_post_reads_nothing(client):
+    assert client.post("/metrics", REMOTE_ADDR="127.0.0.1").status_code == 404
