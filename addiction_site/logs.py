@@ -1,36 +1,87 @@
-"""The site's logs: each line with its time, level and logger, as JSON lines if DJANGO_LOG_FORMAT=json;
+"""The site's logs: each line with its time, level and logger, as JSON lines if DJANGO_LOG_FORMAT=json
+(python-json-logger), with the request's id and user id when a request is being served;
 and error reports to Sentry when SENTRY_DSN is set and sentry-sdk is installed."""
 
 from __future__ import annotations
 
-import json
+import contextvars
 import logging
+import re
+import uuid
 from datetime import UTC, datetime
 
+import pythonjsonlogger.core
+import pythonjsonlogger.json
 from django.core.exceptions import ImproperlyConfigured
+from django.core.signals import request_finished
+from django.http import HttpRequest, HttpResponse
 
 FORMATS = ("text", "json")
 TEXT = "%(asctime)s %(levelname)s %(name)s %(message)s"
 
 
-class JsonFormatter(logging.Formatter):
-    """One JSON object a line: time (UTC, ISO 8601), level, logger, message, and any traceback."""
+class JsonFormatter(pythonjsonlogger.json.JsonFormatter):
+    """python-json-logger's formatter, one JSON object a line: time (UTC, ISO 8601), level,
+    logger, message; the request's id and user id in a request (:class:`RequestContext`); the
+    status code Django's request loggers give; any traceback, on the same line."""
 
-    def format(self, record: logging.LogRecord) -> str:
-        entry: dict[str, object] = {
-            "time": datetime.fromtimestamp(record.created, UTC).isoformat(timespec="milliseconds"),
-            "level": record.levelname,
-            "logger": record.name,
-            "message": record.getMessage(),
-        }
-        status_code = getattr(record, "status_code", None)  # Django's request loggers set it
-        if isinstance(status_code, int):
-            entry["status_code"] = status_code
-        if record.exc_info:
-            entry["exception"] = self.formatException(record.exc_info)
-        if record.stack_info:
-            entry["stack"] = self.formatStack(record.stack_info)
-        return json.dumps(entry, ensure_ascii=False, default=str)
+    def __init__(self, *args, **kwargs):
+        super().__init__(
+            "%(asctime)s %(levelname)s %(name)s %(message)s",
+            rename_fields={"asctime": "time", "levelname": "level", "name": "logger", "exc_info": "exception"},
+            # Django's request loggers pass the request itself, and runserver its own time: not for the log.
+            reserved_attrs=[*pythonjsonlogger.core.RESERVED_ATTRS, "request", "server_time", "taskName"],
+            json_ensure_ascii=False,
+        )
+
+    def formatTime(self, record: logging.LogRecord, datefmt: str | None = None) -> str:  # noqa: N802  (logging's name)
+        return datetime.fromtimestamp(record.created, UTC).isoformat(timespec="milliseconds")
+
+
+# --------------------------------------------------------------------------- the request a line is about
+
+_current: contextvars.ContextVar[HttpRequest | None] = contextvars.ContextVar("addiction_request", default=None)
+REQUEST_ID_HEADER = "X-Request-ID"
+_SANE_ID = re.compile(r"[A-Za-z0-9._-]{1,64}")
+
+
+class RequestContextMiddleware:
+    """Gives each request an id (nginx's ``$request_id`` from X-Request-ID, deploy/nginx.conf,
+    or a new one), said back in the answer's X-Request-ID, and keeps the request at hand for
+    :class:`RequestContext` while it is served."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        given = request.headers.get(REQUEST_ID_HEADER, "")
+        request.id = given if _SANE_ID.fullmatch(given) else uuid.uuid4().hex  # type: ignore[attr-defined]
+        # Kept until the request is finished (below), not only while the middleware runs:
+        # Django logs an answer's status ("Not Found: ...") after the last middleware returns.
+        _current.set(request)
+        response = self.get_response(request)
+        response[REQUEST_ID_HEADER] = request.id  # type: ignore[attr-defined]
+        return response
+
+
+def _request_done(**kwargs) -> None:
+    _current.set(None)
+
+
+request_finished.connect(_request_done, dispatch_uid="addiction_site.logs.request_done")
+
+
+class RequestContext(logging.Filter):
+    """Adds ``request_id`` and ``user_id`` (the signed-in player's, once the site knows who
+    it is: addiction_site.ownership) to a line logged while a request is served."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        request = _current.get()
+        if request is not None:
+            record.request_id = getattr(request, "id", None)
+            owner = getattr(request, "owner", None)
+            record.user_id = getattr(owner, "user_id", None)
+        return True
 
 
 class OneLineWarning(logging.Filter):
@@ -58,8 +109,13 @@ def logging_config(log_format: str, level: str) -> dict:
         "version": 1,
         "disable_existing_loggers": False,
         "formatters": {"site": formatter(log_format)},
-        "filters": {"one_line_warning": {"()": f"{__name__}.OneLineWarning"}},
-        "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "site"}},
+        "filters": {
+            "one_line_warning": {"()": f"{__name__}.OneLineWarning"},
+            "request_context": {"()": f"{__name__}.RequestContext"},
+        },
+        "handlers": {
+            "console": {"class": "logging.StreamHandler", "formatter": "site", "filters": ["request_context"]}
+        },
         "root": {"handlers": ["console"], "level": level},
         "loggers": {
             # Django's own console handler on "django" (development only) would say each line a

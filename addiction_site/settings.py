@@ -106,7 +106,8 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
-    "addiction_site.health.HealthCheckMiddleware",  # first: /healthz runs nothing else (addiction_site/health.py)
+    "addiction_site.logs.RequestContextMiddleware",  # each request's id, in its log lines and its answer
+    "addiction_site.health.HealthCheckMiddleware",  # /healthz runs nothing else (addiction_site/health.py)
     "addiction_site.metrics.MetricsMiddleware",  # /metrics, to the operator's network only (addiction_site/metrics.py)
     "django_prometheus.middleware.PrometheusBeforeMiddleware",  # counts and times every other request
     "django.middleware.security.SecurityMiddleware",

@@ -28,10 +28,11 @@ graceful_timeout = 20
 # nginx keeps its connections to gunicorn open between requests (deploy/nginx.conf, keepalive).
 keepalive = 30
 
-# One line a request: who (the proxy, then X-Forwarded-For), what, the answer, its size and its
-# time in milliseconds.  "-" is standard output (the journal under systemd, docker logs).
+# One line a request: who (the proxy, then X-Forwarded-For), what, the answer, its size, its
+# time in milliseconds and nginx's request id (the site's own log lines carry it too).  "-" is
+# standard output (the journal under systemd, docker logs).
 accesslog = os.environ.get("ADDICTION_ACCESS_LOG", "-")
-access_log_format = '%(h)s "%({x-forwarded-for}i)s" %(t)s "%(r)s" %(s)s %(B)s %(M)sms "%(a)s"'
+access_log_format = '%(h)s "%({x-forwarded-for}i)s" %(t)s "%(r)s" %(s)s %(B)s %(M)sms "%(a)s" %({x-request-id}i)s'
 errorlog = "-"
 
 # With DJANGO_LOG_FORMAT=json gunicorn's own lines, the access log's too, are JSON objects

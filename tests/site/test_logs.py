@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from django.core.exceptions import ImproperlyConfigured
 
-from addiction_site.logs import JsonFormatter, formatter, logging_config, start_sentry
+from addiction_site.logs import JsonFormatter, RequestContext, formatter, logging_config, start_sentry
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -125,3 +125,44 @@ def test_in_development_a_line_of_djangos_is_said_once(tmp_path):
     result = subprocess.run(command, cwd=ROOT, env=clean, capture_output=True, text=True, timeout=60)
     assert result.returncode == 0, result.stderr
     assert len([line for line in result.stderr.splitlines() if "said once" in line]) == 1, result.stderr
+
+
+class Lines(logging.Handler):
+    """The JSON lines the site's console handler would write, kept."""
+
+    def __init__(self):
+        super().__init__()
+        self.setFormatter(JsonFormatter())
+        self.addFilter(RequestContext())
+        self.lines: list[dict] = []
+
+    def emit(self, record):
+        self.lines.append(json.loads(self.format(record)))
+
+
+@pytest.fixture
+def lines():
+    handler = Lines()
+    logger = logging.getLogger("django.request")
+    logger.addHandler(handler)
+    yield handler.lines
+    logger.removeHandler(handler)
+
+
+@pytest.mark.django_db
+def test_a_line_logged_in_a_request_names_the_request_and_the_player(client, lines, django_user_model):
+    ada = django_user_model.objects.create_user("ada", password="plum-orchard-lantern-42")
+    client.force_login(ada)
+    response = client.get("/game/999999/", HTTP_X_REQUEST_ID="edge-1234")
+    assert response.status_code == 404 and response["X-Request-ID"] == "edge-1234"  # nginx's id, said back
+    (line,) = [line for line in lines if line["message"].startswith("Not Found")]
+    assert line["request_id"] == "edge-1234" and line["user_id"] == ada.pk and line["status_code"] == 404
+    assert "request" not in line  # Django's request object is not written out
+
+
+@pytest.mark.django_db
+def test_a_request_without_a_sane_id_gets_a_new_one(client, lines):
+    response = client.get("/game/999999/", HTTP_X_REQUEST_ID="no spaces or <tags> please")
+    (line,) = [line for line in lines if line["message"].startswith("Not Found")]
+    assert len(response["X-Request-ID"]) == 32 and line["request_id"] == response["X-Request-ID"]
+    assert line["user_id"] is None  # a guest
