@@ -9,8 +9,9 @@ from django.utils import timezone
 
 from addiction_site.ownership import Owner
 from daily import deals, services
+from games.models import Action
 from games.services import game_act, game_start
-from tests.helpers import logged_in, text_of
+from tests.helpers import logged_in, parse_html, text_of
 
 pytestmark = pytest.mark.django_db
 
@@ -45,3 +46,45 @@ def test_the_language_cookie_is_for_the_sites_own_requests_and_no_script(client,
 def test_in_production_the_language_cookie_is_secure(settings):
     assert not settings.DEBUG  # the tests run the production settings (tests/settings.py)
     assert settings.LANGUAGE_COOKIE_SECURE and settings.SESSION_COOKIE_SECURE
+
+
+def a_long_game(actions: int):
+    """A guest's game of ``actions`` moves: a 2 going back and forth between column-0 gaps, or any move."""
+    guest = Owner(user_id=None, guest_token="admin-log-guest")
+    game = game_start(owner=guest, deal_number=1)
+    for _ in range(actions):
+        state = game.state()
+        moves = state.position.legal_moves()
+        if not moves:
+            game = game_act(owner=guest, game_id=game.pk, version=game.version, kind="shuffle").game
+            continue
+        game = game_act(owner=guest, game_id=game.pk, version=game.version, kind="move", slot=moves[0].src).game
+    return game
+
+
+def test_a_long_games_page_shows_its_last_actions_and_links_to_its_whole_log_a_page_at_a_time():
+    game = a_long_game(230)
+    assert game.version >= 200
+    admin = staff()
+    page = admin.get(f"/admin/games/game/{game.pk}/change/")
+    assert page.status_code == 200
+    assert len(page.content) < 60_000  # 35 KB; the inline of every action made such a page 359 KB
+    tree = parse_html(page)
+    shown = [int(row["data-number"]) for row in tree.find_all("tr", data_number=True)]
+    assert shown == list(range(game.version - 19, game.version + 1))  # the last 20, in order
+    link = tree.find("a", class_="game-log-all")
+    assert f"{game.version} actions" in link.text
+    log = admin.get(link["href"])
+    assert log.status_code == 200
+    rows = parse_html(log).find("table", id="result_list").find("tbody").find_all("tr")
+    assert len(rows) == 100  # a page at a time
+    assert "?game__exact=" in link["href"] and admin.get(link["href"] + "&p=3").status_code == 200
+
+
+def test_the_log_cannot_be_edited_or_deleted_from_the_admin():
+    game = a_long_game(3)
+    action = Action.objects.filter(game=game).first()
+    admin = staff()
+    assert admin.get("/admin/games/action/add/").status_code == 403
+    assert admin.post(f"/admin/games/action/{action.pk}/delete/", {"post": "yes"}).status_code == 403
+    assert Action.objects.filter(pk=action.pk).exists()
