@@ -5,6 +5,7 @@ Environment variables (see README, "Deploy"):
       (manage.py alone sets it to 1 when none of DJANGO_DEBUG, DJANGO_SECRET_KEY,
       DJANGO_ALLOWED_HOSTS and DATABASE_URL is set: a development checkout's commands).
   DJANGO_SECRET_KEY     required when DJANGO_DEBUG is off.
+  DJANGO_SECRET_KEY_FALLBACKS  comma-separated earlier keys, still believed after a rotation.
   DJANGO_ALLOWED_HOSTS  comma-separated host names (default: localhost only).
   DJANGO_CSRF_TRUSTED_ORIGINS  comma-separated origins, e.g. https://play.example.org
   DATABASE_URL          e.g. postgres://user:pass@host:5432/addiction; unset means SQLite.
@@ -80,6 +81,11 @@ if not SECRET_KEY:
     if not DEBUG:
         raise ImproperlyConfigured("Set DJANGO_SECRET_KEY (or DJANGO_DEBUG=1 for development).")
     SECRET_KEY = "development-only-not-secret"
+
+# Rotating the key (docs/OPERATIONS.md): the old one stays a fallback for a while, so that what
+# it signed (sessions, guests' cookies, mailed links) is still believed, while everything new
+# is signed with the new one.
+SECRET_KEY_FALLBACKS = env_list("DJANGO_SECRET_KEY_FALLBACKS")
 
 ALLOWED_HOSTS = env_list("DJANGO_ALLOWED_HOSTS", "localhost,127.0.0.1,[::1]")
 CSRF_TRUSTED_ORIGINS = env_list("DJANGO_CSRF_TRUSTED_ORIGINS")

@@ -110,3 +110,25 @@ def test_the_app_servers_never_default_to_development(tmp_path):
         timeout=120,
     )
     assert result.returncode != 0 and "DJANGO_SECRET_KEY" in result.stderr
+
+
+SIGN = (
+    "from addiction_site.ownership import guest_cookie_value as v; "
+    "print('cookie', v('g' * 32, '2026-12-01', '2026-12-02'))"
+)
+READ = "import sys; from addiction_site.ownership import read_guest_cookie as r; print('read', r(sys.argv[-1]))"
+
+
+def test_a_rotated_key_still_believes_what_the_old_one_signed_while_it_is_a_fallback(tmp_path):
+    old, new = a_secret_key(), a_secret_key()
+    signed = manage(tmp_path, "shell", "-c", SIGN, DJANGO_SECRET_KEY=old, **PRODUCTION)
+    cookie = signed.stdout.split()[-1]
+    read = READ.replace("sys.argv[-1]", repr(cookie))
+    rotated = manage(
+        tmp_path, "shell", "-c", read, DJANGO_SECRET_KEY=new, DJANGO_SECRET_KEY_FALLBACKS=old, **PRODUCTION
+    )
+    assert "g" * 32 in rotated.stdout and "signed=True" in rotated.stdout, rotated.stderr
+    forgotten = manage(tmp_path, "shell", "-c", read, DJANGO_SECRET_KEY=new, **PRODUCTION)
+    assert forgotten.stdout.split()[-1] == "None", (
+        forgotten.stderr
+    )  # once the old key is dropped, nothing it signed holds

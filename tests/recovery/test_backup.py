@@ -16,6 +16,7 @@ import shutil
 import sqlite3
 import subprocess
 import sys
+import time
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
@@ -174,6 +175,13 @@ def test_a_postgresql_dump_restored_into_a_new_database_passes_verify_games(tmp_
         }
         for command in (PG_DUMP, *PG_RESTORE):
             shell(tmp_path, command, **tools)
+        nightly_copy = nightly(tmp_path / "backups", PATH=tools["PATH"], DATABASE_URL=source_url)  # as the role, too
+        assert nightly_copy.returncode == 0, nightly_copy.stderr
+        (dump,) = (tmp_path / "backups").glob("addiction-*.dump")
+        listed = subprocess.run(
+            [pg_bin("pg_restore") or "pg_restore", "--list", str(dump)], capture_output=True, text=True
+        )
+        assert listed.returncode == 0 and "games_action" in listed.stdout, listed.stderr
         verified = manage(tmp_path, "verify_games", DATABASE_URL=restored_url)
         assert verified.returncode == 0, verified.stdout + verified.stderr
         assert verified.stdout.splitlines()[-1] == f"{GAMES} games checked, 0 differ"
@@ -194,3 +202,55 @@ def test_the_readme_makes_the_sites_role_able_to_restore():
 def test_the_readme_gives_these_commands():
     for command in (BACKUP_CLI, BACKUP_PYTHON, *RESTORE, VERIFY, PG_DUMP, *PG_RESTORE, PG_VERIFY):
         assert command in README, command
+
+
+# --------------------------------------------------------------------------- the nightly backup (deploy/backup.py)
+
+BACKUP_SCRIPT = ROOT / "deploy" / "backup.py"
+DAY = 24 * 60 * 60
+
+
+def nightly(folder: Path, *args: str, **env: str) -> subprocess.CompletedProcess:
+    clean = {key: value for key, value in os.environ.items() if not key.startswith(("DATABASE_URL", "ADDICTION_"))}
+    return subprocess.run(
+        [sys.executable, str(BACKUP_SCRIPT), str(folder), *args],
+        env={**clean, **env},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+def test_the_nightly_backup_keeps_a_restorable_copy_and_removes_the_expired_ones(site, tmp_path):
+    folder = tmp_path / "backups"
+    folder.mkdir()
+    expired, recent, unrelated = (
+        folder / "addiction-old.sqlite3",
+        folder / "addiction-recent.sqlite3",
+        folder / "notes.txt",
+    )
+    for path, age_days in ((expired, 20), (recent, 3), (unrelated, 400)):
+        path.write_text("an earlier copy")
+        os.utime(path, (time.time() - age_days * DAY,) * 2)
+    done = nightly(folder, "--keep-days", "14", ADDICTION_DATA_DIR=str(site / "var"))
+    assert done.returncode == 0, done.stderr
+    made = [path for path in folder.glob("addiction-*.sqlite3") if path not in (expired, recent)]
+    assert len(made) == 1 and f"kept {made[0]}" in done.stdout and f"removed {expired}" in done.stdout
+    assert not expired.exists() and recent.exists() and unrelated.exists()
+    assert not list(folder.glob("*.partial"))
+    elsewhere = tmp_path / "restored"
+    (elsewhere / "var").mkdir(parents=True)
+    shutil.copy(made[0], elsewhere / "var" / "db.sqlite3")
+    verified = manage(elsewhere, "verify_games")
+    assert verified.returncode == 0, verified.stdout + verified.stderr
+    assert verified.stdout.splitlines()[-1] == f"{GAMES} games checked, 0 differ"
+
+
+def test_a_failed_backup_says_so_and_removes_nothing(tmp_path):
+    folder = tmp_path / "backups"
+    folder.mkdir()
+    old = folder / "addiction-old.sqlite3"
+    old.write_text("the last good copy")
+    os.utime(old, (time.time() - 30 * DAY,) * 2)
+    failed = nightly(folder, ADDICTION_DATA_DIR=str(tmp_path / "no-site"))
+    assert failed.returncode != 0 and old.exists()
