@@ -9,17 +9,25 @@ page that does not exist.  nginx refuses /metrics from outside its allow list to
 
 Under gunicorn each worker process counts apart; deploy/gunicorn.conf.py gives every app
 server a folder of its own (``PROMETHEUS_MULTIPROC_DIR``) where prometheus_client's
-multiprocess mode adds them up for the scrape.
+multiprocess mode adds them up for the scrape.  The background work not done yet is read from
+the database at each scrape (``addiction_background_pending``: every app server sees the same
+queue).  What a background worker counts as it works (``addiction_background_work_*``,
+``addiction_verdicts_total``) is in that worker's process: with ``ADDICTION_WORKER_METRICS_BIND``
+(its systemd unit) the worker serves it on that address (:func:`serve_worker_metrics`).
 """
 
 from __future__ import annotations
 
 import ipaddress
+import os
+from collections.abc import Callable, Iterator, Mapping
 
+import prometheus_client
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse, HttpResponseNotFound
-from django_prometheus.exports import ExportToDjangoView
-from prometheus_client import Counter, Histogram
+from prometheus_client import Counter, Histogram, multiprocess
+from prometheus_client.core import GaugeMetricFamily
+from prometheus_client.registry import Collector
 
 PATH = "/metrics"
 
@@ -48,6 +56,49 @@ BACKGROUND_SECONDS = Histogram(
 VERDICTS = Counter("addiction_verdicts_total", "Lost games' verdicts, by verdict", ["verdict"])
 
 
+_pending: dict[str, Callable[[], Mapping[str, int]]] = {}
+
+
+def count_pending(kind: str, counts: Callable[[], Mapping[str, int]]) -> None:
+    """An app's background work of ``kind`` to report: ``counts()`` gives how many of its rows
+    not done are in each state (the apps' ``ready()`` call this)."""
+    _pending[kind] = counts
+
+
+class PendingWork(Collector):
+    """``addiction_background_pending{kind,state}``: the work queued and running, at the scrape."""
+
+    def collect(self) -> Iterator[GaugeMetricFamily]:
+        family = GaugeMetricFamily(
+            "addiction_background_pending", "Background work not done yet, by kind and state", labels=["kind", "state"]
+        )
+        for kind, counts in sorted(_pending.items()):
+            found = counts()
+            for state in ("queued", "running"):
+                family.add_metric([kind, state], found.get(state, 0))
+        yield family
+
+
+_PENDING_REGISTRY = prometheus_client.CollectorRegistry(auto_describe=True)
+_PENDING_REGISTRY.register(PendingWork())
+
+
+def figures() -> bytes:
+    """The text of a scrape: every process's counters (django-prometheus's and ours), then the queue."""
+    if "PROMETHEUS_MULTIPROC_DIR" in os.environ:
+        registry = prometheus_client.CollectorRegistry()
+        multiprocess.MultiProcessCollector(registry)
+    else:
+        registry = prometheus_client.REGISTRY
+    return prometheus_client.generate_latest(registry) + prometheus_client.generate_latest(_PENDING_REGISTRY)
+
+
+def serve_worker_metrics(bind: str) -> None:
+    """A background worker's own figures on ``bind`` ("127.0.0.1:9110"), for Prometheus to scrape."""
+    host, _colon, port = bind.rpartition(":")
+    prometheus_client.start_http_server(int(port), addr=host.strip("[]") or "127.0.0.1")
+
+
 def allowed(address: str) -> bool:
     """Whether a scrape from ``address`` may read the figures."""
     try:
@@ -68,6 +119,6 @@ class MetricsMiddleware:
             return self.get_response(request)
         if request.method not in ("GET", "HEAD") or not allowed(request.META.get("REMOTE_ADDR", "")):
             return HttpResponseNotFound("not found\n", content_type="text/plain")
-        response = ExportToDjangoView(request)
+        response = HttpResponse(figures(), content_type=prometheus_client.CONTENT_TYPE_LATEST)
         response["Cache-Control"] = "no-store"
         return response

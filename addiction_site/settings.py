@@ -41,6 +41,7 @@ Environment variables (see README, "Deploy"):
       EMAIL_USE_SSL.  Unset: the console in development, no mail in production.
   DEFAULT_FROM_EMAIL    the sender of the site's mails.
   ADDICTION_METRICS_NETWORKS  comma-separated networks allowed to read /metrics (default loopback).
+  ADDICTION_WORKER_METRICS_BIND  host:port where `manage.py db_worker` serves its own figures.
   ADDICTION_OPERATOR_NAME, ADDICTION_OPERATOR_EMAIL  who runs the site, and where players write
       about their data (the privacy page; `check --deploy` warns without the address).
 """
@@ -392,6 +393,9 @@ ADDICTION_LOGIN_RECORD_DAYS = int(os.environ.get("ADDICTION_LOGIN_RECORD_DAYS", 
 # Who may read /metrics (addiction_site/metrics.py): the networks a scrape may come from, as
 # the app server sees its client (nginx, or Prometheus calling the app server directly).
 ADDICTION_METRICS_NETWORKS = env_list("ADDICTION_METRICS_NETWORKS", "127.0.0.0/8,::1/128")
+# A background worker's own figures (what it analysed and searched), served on this address by
+# `manage.py db_worker` alone: set it in the worker's unit (deploy/addiction-worker.service).
+ADDICTION_WORKER_METRICS_BIND = os.environ.get("ADDICTION_WORKER_METRICS_BIND", "")
 
 # Who runs the site and answers for players' data: named on the privacy page.
 ADDICTION_OPERATOR_NAME = os.environ.get("ADDICTION_OPERATOR_NAME", "")

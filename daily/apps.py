@@ -6,3 +6,10 @@ class DailyConfig(AppConfig):
     name = "daily"
     verbose_name = _("Daily deal")
     default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self) -> None:
+        from addiction_site import metrics
+        from daily.models import SolverDaily
+        from games.selectors import pending_work
+
+        metrics.count_pending("solver_daily", lambda: pending_work(SolverDaily))

@@ -32,7 +32,7 @@ class SolverDaily(BackgroundWork):
     moves = models.PositiveIntegerField(default=0)
     shuffles_used = models.PositiveSmallIntegerField(default=0)
 
-    class Meta:
+    class Meta(BackgroundWork.Meta):
         verbose_name = _("the solver's daily game")
 
     def __str__(self) -> str:

@@ -1,4 +1,7 @@
+import sys
+
 from django.apps import AppConfig
+from django.conf import settings
 from django.utils.translation import gettext_lazy as _
 
 
@@ -8,4 +11,12 @@ class GamesConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
+        from addiction_site import metrics
         from games import receivers  # noqa: F401  (connects the receivers: a game's end asks for its analysis)
+        from games.models import Analysis, StretchSearch
+        from games.selectors import pending_work
+
+        metrics.count_pending("analysis", lambda: pending_work(Analysis))
+        metrics.count_pending("search", lambda: pending_work(StretchSearch))
+        if settings.ADDICTION_WORKER_METRICS_BIND and "db_worker" in sys.argv:
+            metrics.serve_worker_metrics(settings.ADDICTION_WORKER_METRICS_BIND)

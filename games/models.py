@@ -291,6 +291,9 @@ class BackgroundWork(models.Model):
 
     class Meta:
         abstract = True
+        # The work not done yet, counted at each /metrics scrape (games/metrics.py): a small
+        # index, since done rows, nearly all of them, are left out.
+        indexes = [models.Index(fields=["state"], name="%(app_label)s_%(class)s_pending", condition=~Q(state="done"))]
 
     @property
     def done(self) -> bool:
@@ -311,7 +314,7 @@ class Analysis(BackgroundWork):
     )
     nodes = models.PositiveBigIntegerField(default=0, help_text=_("Positions the searches visited."))
 
-    class Meta:
+    class Meta(BackgroundWork.Meta):
         verbose_name_plural = _("analyses")
 
     def __str__(self) -> str:
@@ -325,6 +328,9 @@ class StretchSearch(BackgroundWork):
     position = models.CharField(max_length=64, primary_key=True, help_text=_("SHA-256 of the position's notation."))
     found = models.BooleanField(default=False, help_text=_("Whether the search found a winning line."))
     nodes = models.PositiveBigIntegerField(default=0)
+
+    class Meta(BackgroundWork.Meta):
+        pass
 
     def __str__(self) -> str:
         return f"search from {self.position[:12]}: {self.state}"

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 from django.core.paginator import Page, Paginator
-from django.db.models import QuerySet
+from django.db.models import Count, QuerySet
 from django.db.models.functions import Coalesce
 
 from addiction_site.ownership import Owner
 from games import engine, pace
-from games.models import Action, Analysis, Game
+from games.models import Action, Analysis, Claimed, Game
 
 MY_GAMES_PAGE_SIZE = 25
 
@@ -65,3 +65,10 @@ def my_games_pages(
 def game_analysis(game: Game) -> Analysis | None:
     """``game``'s analysis, done or on its way, or None if none was asked for (games/background.py)."""
     return Analysis.objects.filter(game_id=game.pk).first()
+
+
+def pending_work(model) -> dict[str, int]:
+    """How many rows of a background work ``model`` (games.models.BackgroundWork) are in each
+    state but done: what /metrics reports of the queue, by the models' partial index."""
+    rows = model.objects.exclude(state=Claimed.DONE).values_list("state").annotate(rows=Count("pk")).order_by()
+    return dict(rows)

@@ -7,16 +7,18 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 import time
+import urllib.request
 from pathlib import Path
 
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
-from benchmarks.cluster import PYTHON, manage, stop  # noqa: E402
+from benchmarks.cluster import PYTHON, free_port, manage, stop  # noqa: E402
 
 pytestmark = pytest.mark.cluster
 
@@ -57,16 +59,17 @@ def test_a_worker_analyses_the_games_another_process_ended(tmp_path):
     manage(env, "shell", "-v", "0", "-c", END_GAMES)
     before = json.loads(manage(env, "shell", "-v", "0", "-c", READ))
     assert [state for state, _ in before["analyses"]] == ["queued"] * 3 and len(before["tasks"]) == 3
+    ports = [free_port(), free_port()]  # each worker serves its own figures (ADDICTION_WORKER_METRICS_BIND)
     workers = [
         subprocess.Popen(
             [str(PYTHON), "manage.py", "db_worker", "--no-reload", "--no-startup-delay", "--interval", "0.2"],
             cwd=ROOT,
-            env=env,
+            env={**env, "ADDICTION_WORKER_METRICS_BIND": f"127.0.0.1:{port}"},
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
             start_new_session=True,
         )
-        for _ in range(2)
+        for port in ports
     ]
     try:
         deadline = time.monotonic() + 90
@@ -75,8 +78,18 @@ def test_a_worker_analyses_the_games_another_process_ended(tmp_path):
             if all(state == "done" for state, _ in now["analyses"]) and set(now["tasks"]) == {"SUCCESSFUL"}:
                 break
             time.sleep(0.5)
+        analysed = [analyses_counted(port) for port in ports]
     finally:
         for worker in workers:
             stop(worker)
     assert now["analyses"] == [["done", "won"]] * 3, now
     assert now["tasks"] == ["SUCCESSFUL"] * 3, now
+    assert sum(analysed) == 3, analysed  # each analysis counted once, by the worker that did it
+
+
+def analyses_counted(port: int) -> float:
+    """The analyses a worker says it finished, from the figures it serves."""
+    with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=10) as answer:
+        text = answer.read().decode()
+    found = re.search(r'^addiction_background_work_total\{kind="analysis",outcome="done"\} ([0-9.]+)$', text, re.M)
+    return float(found.group(1)) if found else 0.0

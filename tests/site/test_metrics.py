@@ -66,3 +66,15 @@ def test_the_networks_are_a_setting(client, settings):
 
 def test_a_post_reads_nothing(client):
     assert client.post("/metrics", REMOTE_ADDR="127.0.0.1").status_code == 404
+
+
+def test_the_background_work_not_done_is_read_from_the_database_at_each_scrape(client):
+    from games.models import Analysis, Claimed, Game
+
+    games = [new_game(client, deal) for deal in (1, 2, 3)]
+    for game, state in zip(games, (Claimed.QUEUED, Claimed.QUEUED, Claimed.DONE), strict=True):
+        Analysis.objects.create(game=Game.objects.get(pk=game.pk), state=state)
+    text = scrape(client).content.decode()
+    assert 'addiction_background_pending{kind="analysis",state="queued"} 2.0' in text
+    assert 'addiction_background_pending{kind="analysis",state="running"} 0.0' in text
+    assert 'addiction_background_pending{kind="solver_daily",state="queued"} 0.0' in text
