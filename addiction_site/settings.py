@@ -110,6 +110,7 @@ INSTALLED_APPS = [
     "records",
     "daily",
     "accounts",
+    "races",
 ]
 
 MIDDLEWARE = [

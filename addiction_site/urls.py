@@ -12,5 +12,6 @@ urlpatterns = [
     path("", include("records.urls")),
     path("", include("daily.urls")),
     path("", include("accounts.urls")),
+    path("", include("races.urls")),
     *auth_urlpatterns,
 ]

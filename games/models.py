@@ -54,6 +54,7 @@ class Game(models.Model):
         CHOSEN = "chosen", _("chosen deal")
         DAILY = "daily", _("daily deal")
         PRACTICE = "practice", _("daily deal, practice")
+        RACE = "race", _("race")
 
     class Review(models.TextChoices):
         """A win's standing with the moderators (docs/RULES.md, "Human pace")."""
@@ -127,6 +128,11 @@ class Game(models.Model):
         help_text=_("For a lost game: could the stretch from the last shuffle have been won?"),
     )
     verdict_line = models.TextField(blank=True, help_text=_("A winning line from the last shuffle, if one was found."))
+    sealed = models.BooleanField(
+        default=False,
+        db_default=False,
+        help_text=_("A race's game: its seed, shared by the race, stays secret until the race closes."),
+    )
 
     class Meta:
         ordering = ["-last_action_at", "-created_at"]
@@ -190,9 +196,10 @@ class Game(models.Model):
 
     @property
     def seed_shown(self) -> bool:
-        """Whether the seed may be shown: once the game is over, and for a daily deal's game
-        once its day's seed is revealed too (every ranked game of a day shares it)."""
-        if not self.is_over:
+        """Whether the seed may be shown: once the game is over, for a daily deal's game once
+        its day's seed is revealed too (every ranked game of a day shares it), and for a
+        race's game once the race has closed (races/services.py unseals its games)."""
+        if not self.is_over or self.sealed:
             return False
         return self.daily is None or daily_revealed(self.daily)
 

@@ -70,6 +70,7 @@ def game_start(
     origin: str | None = None,
     daily: date | None = None,
     seed: str | None = None,
+    sealed: bool = False,
     now: datetime | None = None,
 ) -> Game:
     """A new game of ``deal_number`` (a random deal when None) for ``owner``, its clock
@@ -78,7 +79,8 @@ def game_start(
 
     ``origin`` says how it began (``Game.Origin``: a random deal unless a number was
     given); a daily deal's game (daily/services.py) also gives its ``daily`` day and that
-    day's ``seed``.  Any other game gets a new secret seed of its own.
+    day's ``seed``; a race's game (races/services.py) the race's ``seed``, ``sealed`` until
+    the race closes.  Any other game gets a new secret seed of its own.
 
     An owner keeps at most ``ADDICTION_MAX_GAMES_IN_PROGRESS`` games in progress
     (docs/RULES.md, "Players, guests and deleting games"): at the limit, their oldest
@@ -104,6 +106,7 @@ def game_start(
         seed_sha256=seed_digest(seed),
         origin=origin or Game.Origin.CHOSEN,
         daily=daily,
+        sealed=sealed,
         started_at=now,
         last_action_at=now,
         **owner.stamp(),

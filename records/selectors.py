@@ -97,7 +97,16 @@ def board_page(*, board: str, scope: str, page: str | int | None) -> Page:
         on_boards(BoardEntry.objects.filter(board=board, scope=scope))
         .select_related("user", "game")
         # the game's status and day: whether its replay is open yet (Game.seed_shown)
-        .only("first", "second", "finished_at", "user__username", "game__deal_number", "game__status", "game__daily")
+        .only(
+            "first",
+            "second",
+            "finished_at",
+            "user__username",
+            "game__deal_number",
+            "game__status",
+            "game__daily",
+            "game__sealed",
+        )
         .order_by("first", "second", "finished_at", "id")
     )
     return Paginator(entries, BOARD_PAGE_SIZE).get_page(page)
@@ -239,15 +248,16 @@ def profile_entries(player: User) -> QuerySet[BoardEntry]:
 
 def finished_game(owner: Owner, pk: int, *, staff: bool = False) -> tuple[Game | None, bool]:
     """The game ``pk`` if the visitor may see it once finished, and whether it is theirs: their
-    own, or one that stands on a board (docs/RULES.md, "Fairness and verification"), or for
-    staff any game (a held win is on no board).  Games in progress stay their owner's: the
-    caller checks that it is over."""
+    own, or one that stands on a board (docs/RULES.md, "Fairness and verification"), a race's
+    game once its race has closed (docs/RULES.md, "Races"), or for staff any game (a held win
+    is on no board).  Games in progress stay their owner's: the caller checks that it is over."""
     game = owned_games(owner).filter(pk=pk).first()
     if game is not None:
         return game, True
     if staff or on_boards(BoardEntry.objects.filter(game_id=pk)).exists():
         return Game.objects.filter(pk=pk).first(), False
-    return None, False
+    race_game = Game.objects.filter(pk=pk, origin=Game.Origin.RACE, sealed=False).first()  # its race has closed
+    return race_game, False
 
 
 @dataclass(frozen=True)

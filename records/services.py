@@ -26,10 +26,10 @@ def board_scopes(game: Game) -> list[str]:
     """The boards' scopes a win belongs to (docs/RULES.md, "Leaderboards"): a random deal's
     win ranks all time, in its week and day (UTC) and on its deal's board; a chosen deal's
     on its deal's board only; the first daily game of a day on that day's daily board; a
-    daily played again (practice) nowhere."""
+    daily played again (practice) and a race's game nowhere."""
     if game.origin == Game.Origin.DAILY:
         return [scopes.daily_scope(game.daily)]  # type: ignore[arg-type]  # a daily game has its day
-    if game.origin == Game.Origin.PRACTICE:
+    if game.origin in (Game.Origin.PRACTICE, Game.Origin.RACE):  # a race ranks its own players only
         return []
     deal = scopes.deal_scope(game.deal_number)
     if game.origin != Game.Origin.RANDOM:

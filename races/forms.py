@@ -1,0 +1,38 @@
+"""The races' forms: opening one, and joining it under a name."""
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from races.models import Race
+from races.services import CHALLENGE_LENGTHS
+
+
+class JoinForm(forms.Form):
+    name = forms.CharField(
+        label=_("Your name in this race"), max_length=24, widget=forms.TextInput(attrs={"autocomplete": "nickname"})
+    )
+
+    def clean_name(self) -> str:
+        name = " ".join(self.cleaned_data["name"].split())
+        if not name:
+            raise forms.ValidationError(_("Give a name the others will see."), code="blank")
+        return name
+
+
+class OpenForm(JoinForm):
+    mode = forms.ChoiceField(label=_("Kind of race"), choices=Race.Mode.choices, initial=Race.Mode.LIVE)
+    deal_number = forms.IntegerField(
+        label=_("Deal number (leave empty for a random deal)"), required=False, min_value=1, max_value=999_999_999
+    )
+    length = forms.ChoiceField(
+        label=_("A challenge stays open for"),
+        choices=[("1h", _("an hour")), ("1d", _("a day")), ("3d", _("three days")), ("7d", _("a week"))],
+        initial="1d",
+    )
+    field_order = ["name", "mode", "deal_number", "length"]
+
+    def clean_length(self) -> str:
+        length = self.cleaned_data["length"]
+        if length not in CHALLENGE_LENGTHS:
+            raise forms.ValidationError(_("Choose how long the challenge stays open."), code="length")
+        return length

@@ -1,0 +1,161 @@
+"""Opening, joining, starting and closing races (docs/RULES.md, "Races")."""
+
+from __future__ import annotations
+
+import secrets
+from datetime import datetime, timedelta
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from addiction_site.ownership import Owner
+from games import engine
+from games.models import Game
+from games.services import ActionRefused, StaleVersion, game_act, game_start, seed_digest
+from races.models import MAX_PLAYERS, Entry, Race
+
+LIVE_LIMIT = timedelta(minutes=30)  # a live race closes at the latest this long after its start
+CHALLENGE_LENGTHS = {  # how long a challenge stays open: the choices of the form
+    "1h": timedelta(hours=1),
+    "1d": timedelta(days=1),
+    "3d": timedelta(days=3),
+    "7d": timedelta(days=7),
+}
+
+
+class RaceRefused(Exception):
+    """What a player asked of a race cannot be done; ``reason`` says why, for the page."""
+
+    def __init__(self, reason: str):
+        super().__init__(reason)
+        self.reason = reason  # "full", "started", "closed", "name taken", "joined", "not the host", "not joined"
+
+
+def _owner_fields(owner: Owner) -> dict:
+    return {"user_id": owner.user_id, "guest_token": "" if owner.user_id else owner.guest_token}
+
+
+def entry_of(race: Race, owner: Owner) -> Entry | None:
+    """``owner``'s entry in ``race``, if they joined it."""
+    if owner.user_id is not None:
+        return race.entries.filter(user_id=owner.user_id).first()
+    if owner.guest_token:
+        return race.entries.filter(guest_token=owner.guest_token).first()
+    return None
+
+
+def race_open(
+    *, owner: Owner, name: str, mode: str, deal_number: int | None, length: str = "1d", now: datetime | None = None
+) -> Race:
+    """A new race hosted by ``owner`` (its first player, as ``name``) on ``deal_number`` (a
+    random deal when None), with a secret seed of its own whose SHA-256 is shown from now."""
+    now = now or timezone.now()
+    seed = str(secrets.randbits(128))
+    race = Race.objects.create(
+        code=secrets.token_urlsafe(8),
+        host_id=owner.user_id,
+        host_guest_token="" if owner.user_id else owner.guest_token,
+        deal_number=deal_number if deal_number is not None else secrets.randbelow(engine.DRAWN_DEALS) + 1,
+        seed=seed,
+        seed_sha256=seed_digest(seed),
+        mode=mode,
+        closes_at=now + CHALLENGE_LENGTHS[length] if mode == Race.Mode.CHALLENGE else None,
+    )
+    race_join(race=race, owner=owner, name=name, now=now)
+    return race
+
+
+def is_host(race: Race, owner: Owner) -> bool:
+    if owner.user_id is not None:
+        return race.host_id == owner.user_id
+    return bool(owner.guest_token) and race.host_guest_token == owner.guest_token
+
+
+def race_join(*, race: Race, owner: Owner, name: str, now: datetime | None = None) -> Entry:
+    """``owner`` joins ``race`` as ``name``: a live race before its start, a challenge while
+    open (its game is dealt at once: the challenge's clock is each player's own)."""
+    race_close_if_due(race, now=now)
+    if race.is_closed:
+        raise RaceRefused("closed")
+    if race.state == Race.State.RUNNING:
+        raise RaceRefused("started")
+    if entry_of(race, owner) is not None:
+        raise RaceRefused("joined")
+    with transaction.atomic():
+        Race.objects.select_for_update().filter(pk=race.pk).values_list("pk").get()  # one join at a time
+        if race.entries.count() >= MAX_PLAYERS:
+            raise RaceRefused("full")
+        try:
+            with transaction.atomic():
+                entry = Entry.objects.create(race=race, name=name, **_owner_fields(owner))
+        except IntegrityError:
+            raise RaceRefused("name taken" if race.entries.filter(name=name).exists() else "joined") from None
+        if race.mode == Race.Mode.CHALLENGE:
+            entry.game = _deal(race, owner, now)
+            entry.save(update_fields=["game"])
+    return entry
+
+
+def _deal(race: Race, owner: Owner, now: datetime | None) -> Game:
+    return game_start(
+        owner=owner, deal_number=race.deal_number, origin=Game.Origin.RACE, seed=race.seed, sealed=True, now=now
+    )
+
+
+def race_start(*, race: Race, owner: Owner, now: datetime | None = None) -> Race:
+    """The host starts a live race: every player's game is dealt at this one server moment,
+    when every clock starts."""
+    if not is_host(race, owner):
+        raise RaceRefused("not the host")
+    if race.mode != Race.Mode.LIVE or race.state != Race.State.OPEN:
+        raise RaceRefused("started" if race.state == Race.State.RUNNING else "closed")
+    now = now or timezone.now()
+    with transaction.atomic():
+        if not Race.objects.filter(pk=race.pk, state=Race.State.OPEN).update(
+            state=Race.State.RUNNING, started_at=now, closes_at=now + LIVE_LIMIT
+        ):
+            raise RaceRefused("started")
+        for entry in race.entries.order_by("pk"):
+            entry.game = _deal(race, Owner(user_id=entry.user_id, guest_token=entry.guest_token), now)
+            entry.save(update_fields=["game"])
+    race.refresh_from_db()
+    return race
+
+
+def race_close_if_due(race: Race, *, now: datetime | None = None) -> bool:
+    """Close ``race`` if its time is up, or if it ran and every game in it is over: a game
+    still in play is given up as it stands, and every game's seed, the race's, is shown from
+    then on.  Returns whether this call closed it."""
+    now = now or timezone.now()
+    if race.state == Race.State.CLOSED:
+        return False
+    games = Game.objects.filter(race_entry__race=race)
+    due = race.closes_at is not None and now >= race.closes_at
+    all_over = race.state == Race.State.RUNNING and not games.filter(status=engine.Status.PLAYING).exists()
+    if not (due or all_over):
+        return False
+    with transaction.atomic():
+        if (
+            not Race.objects.filter(pk=race.pk)
+            .exclude(state=Race.State.CLOSED)
+            .update(state=Race.State.CLOSED, closed_at=now)
+        ):
+            return False
+        for game in games.filter(status=engine.Status.PLAYING):
+            _give_up(game, now)
+        games.update(sealed=False)
+    race.refresh_from_db()
+    return True
+
+
+def _give_up(game: Game, now: datetime) -> None:
+    """Give up a race's game still in play at the close (a move may land meanwhile: then again)."""
+    owner = Owner(user_id=game.owner_id, guest_token=game.guest_token)
+    for _attempt in range(5):
+        try:
+            game_act(owner=owner, game_id=game.pk, version=game.version, kind=engine.ActionKind.RESIGN, now=now)
+            return
+        except StaleVersion as stale:
+            game = stale.game
+        except ActionRefused:  # over already
+            return

@@ -1,0 +1,13 @@
+from django.urls import path
+
+from races import views
+
+app_name = "races"
+
+urlpatterns = [
+    path("race/new/", views.race_new, name="new"),
+    path("race/<slug:code>/", views.race_page, name="race"),
+    path("race/<slug:code>/standings/", views.race_standings, name="standings"),
+    path("race/<slug:code>/join/", views.race_join_page, name="join"),
+    path("race/<slug:code>/start/", views.race_start_page, name="start"),
+]

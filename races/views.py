@@ -1,0 +1,104 @@
+"""The races' pages (docs/RULES.md, "Races"): open one, its page with the standings, join, start."""
+
+from __future__ import annotations
+
+from django.http import Http404, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
+
+from addiction_site.limits import too_many, wait_seconds
+from addiction_site.ownership import SiteRequest, become_guest
+from games.services import TooManyGames
+from races.forms import JoinForm, OpenForm
+from races.models import Race
+from races.selectors import standings
+from races.services import RaceRefused, entry_of, is_host, race_close_if_due, race_join, race_open, race_start
+
+
+@require_http_methods(["GET", "POST"])
+def race_new(request: SiteRequest) -> HttpResponse:
+    """The form that opens a race; its post opens it and leads to its page, the link to share."""
+    form = OpenForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        if wait := wait_seconds(request, "start"):  # a race deals games: limited as starts are
+            return too_many(request, wait)
+        data = form.cleaned_data
+        try:
+            race = race_open(
+                owner=become_guest(request),
+                name=data["name"],
+                mode=data["mode"],
+                deal_number=data["deal_number"],
+                length=data["length"],
+            )
+        except TooManyGames as refusal:
+            return render(request, "races/new.html", {"form": form, "too_many": refusal.limit}, status=409)
+        return redirect("races:race", code=race.code)
+    return render(request, "races/new.html", {"form": form}, status=400 if form.errors else 200)
+
+
+def _race(code: str) -> Race:
+    race = get_object_or_404(Race, code=code)
+    race_close_if_due(race)
+    return race
+
+
+def _race_page(request: SiteRequest, race: Race, *, form=None, refused: str = "", status: int = 200) -> HttpResponse:
+    entry = entry_of(race, request.owner)
+    return render(
+        request,
+        "races/race.html",
+        {
+            "race": race,
+            "standings": standings(race, timezone.now()),
+            "entry": entry,
+            "is_host": is_host(race, request.owner),
+            "form": form or (JoinForm() if entry is None else None),
+            "refused": refused,
+        },
+        status=status,
+    )
+
+
+@require_safe
+def race_page(request: SiteRequest, code: str) -> HttpResponse:
+    return _race_page(request, _race(code))
+
+
+@require_safe
+def race_standings(request: SiteRequest, code: str) -> HttpResponse:
+    """The standings alone (the page asks for them again while the race runs)."""
+    race = _race(code)
+    return render(request, "races/_standings.html", {"race": race, "standings": standings(race, timezone.now())})
+
+
+@require_POST
+def race_join_page(request: SiteRequest, code: str) -> HttpResponse:
+    race = _race(code)
+    form = JoinForm(request.POST)
+    if not form.is_valid():
+        return _race_page(request, race, form=form, status=400)
+    if race.mode == Race.Mode.CHALLENGE and (wait := wait_seconds(request, "start")):
+        return too_many(request, wait)
+    try:
+        race_join(race=race, owner=become_guest(request), name=form.cleaned_data["name"])
+    except RaceRefused as refusal:
+        return _race_page(request, race, form=form, refused=refusal.reason, status=409)
+    except TooManyGames:
+        return _race_page(request, race, form=form, refused="too many games", status=409)
+    return redirect("races:race", code=race.code)
+
+
+@require_POST
+def race_start_page(request: SiteRequest, code: str) -> HttpResponse:
+    race = _race(code)
+    try:
+        race_start(race=race, owner=request.owner)
+    except RaceRefused as refusal:
+        if refusal.reason == "not the host":
+            raise Http404 from None
+        return _race_page(request, race, refused=refusal.reason, status=409)
+    except TooManyGames:
+        return _race_page(request, race, refused="too many games", status=409)
+    return redirect("races:race", code=race.code)
