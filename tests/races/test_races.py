@@ -186,3 +186,13 @@ def test_a_malformed_race_is_a_clear_400(client, data):
 def test_an_unknown_race_is_a_404(client):
     assert client.get("/race/no-such-race/").status_code == 404
     assert client.post("/race/no-such-race/join/", {"name": "Ada"}).status_code == 404
+
+
+def test_staff_read_a_race_without_its_seed():
+    from django.contrib.auth.models import User
+
+    _host, _guest, race = a_live_race_of_two()
+    staff = Client()
+    staff.force_login(User.objects.create_superuser("root", password="unused-in-these-tests-1"))
+    page = staff.get(f"/admin/races/race/{race.pk}/change/")
+    assert page.status_code == 200 and "Grace" in text_of(page) and race.seed not in page.content.decode()
