@@ -196,3 +196,9 @@ def test_staff_read_a_race_without_its_seed():
     staff.force_login(User.objects.create_superuser("root", password="unused-in-these-tests-1"))
     page = staff.get(f"/admin/races/race/{race.pk}/change/")
     assert page.status_code == 200 and "Grace" in text_of(page) and race.seed not in page.content.decode()
+
+
+def test_the_rules_page_says_how_races_work(client):
+    page = parse_html(client.get("/how-to-play/"))
+    (heading,) = page.find_all("h2", id="races")
+    assert "Races" in heading.text and "A race puts up to 8 players" in text_of(client.get("/how-to-play/"))
