@@ -24,12 +24,15 @@ class OpenForm(JoinForm):
     deal_number = forms.IntegerField(
         label=_("Deal number (leave empty for a random deal)"), required=False, min_value=1, max_value=999_999_999
     )
+    daily = forms.BooleanField(
+        label=_("Race on today's daily layout instead (as practice: the race's own seed)"), required=False
+    )
     length = forms.ChoiceField(
         label=_("A challenge stays open for"),
         choices=[("1h", _("an hour")), ("1d", _("a day")), ("3d", _("three days")), ("7d", _("a week"))],
         initial="1d",
     )
-    field_order = ["name", "mode", "deal_number", "length"]
+    field_order = ["name", "mode", "deal_number", "daily", "length"]
 
     def clean_length(self) -> str:
         length = self.cleaned_data["length"]

@@ -9,6 +9,7 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 
 from addiction_site.limits import too_many, wait_seconds
 from addiction_site.ownership import SiteRequest, become_guest
+from daily import deals
 from games.services import TooManyGames
 from races.forms import JoinForm, OpenForm
 from races.models import Race
@@ -29,7 +30,7 @@ def race_new(request: SiteRequest) -> HttpResponse:
                 owner=become_guest(request),
                 name=data["name"],
                 mode=data["mode"],
-                deal_number=data["deal_number"],
+                deal_number=deals.deal_number_of(deals.today()) if data["daily"] else data["deal_number"],
                 length=data["length"],
             )
         except TooManyGames as refusal:

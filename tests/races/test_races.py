@@ -202,3 +202,13 @@ def test_the_rules_page_says_how_races_work(client):
     page = parse_html(client.get("/how-to-play/"))
     (heading,) = page.find_all("h2", id="races")
     assert "Races" in heading.text and "A race puts up to 8 players" in text_of(client.get("/how-to-play/"))
+
+
+def test_a_race_on_todays_daily_layout_has_the_days_deal_and_its_own_seed():
+    from daily import deals, services
+
+    host = Client()
+    response = host.post("/race/new/", {"name": "Ada", "mode": "live", "daily": "on", "length": "1d"})
+    race = Race.objects.get(code=response["Location"].strip("/").split("/")[-1])
+    assert race.deal_number == deals.deal_number_of(deals.today())
+    assert race.seed != services.seed_of(deals.today()).seed  # the day's shared luck stays the ranked games'
