@@ -60,17 +60,23 @@ def email_change_token(*, user: User, new_email: str) -> str:
     return signing.dumps({"user": user.pk, "from": _email_digest(user.email), "to": new_email}, salt=EMAIL_CHANGE_SALT)
 
 
+def _link_data(token: str, salt: str) -> dict:
+    """What a mailed link signed with ``salt`` carries; EmailChangeRefused if it expired or
+    is not one this site signed."""
+    try:
+        return signing.loads(token, salt=salt, max_age=email_change_max_age())
+    except signing.SignatureExpired:
+        raise EmailChangeRefused("expired") from None
+    except signing.BadSignature:
+        raise EmailChangeRefused("invalid") from None
+
+
 def email_change_read(token: str) -> EmailChange:
     """What the link asks for, if it still can be done; raises EmailChangeRefused otherwise.
 
     A link works once: it names the address it replaces, which it no longer is afterwards.
     """
-    try:
-        data = signing.loads(token, salt=EMAIL_CHANGE_SALT, max_age=email_change_max_age())
-    except signing.SignatureExpired:
-        raise EmailChangeRefused("expired") from None
-    except signing.BadSignature:
-        raise EmailChangeRefused("invalid") from None
+    data = _link_data(token, EMAIL_CHANGE_SALT)
     user = User.objects.filter(pk=data["user"], is_active=True).first()
     if user is None or not constant_time_compare(_email_digest(user.email), data["from"]):
         raise EmailChangeRefused("used")
@@ -109,12 +115,7 @@ def address_confirm_token(*, user: User) -> str:
 def address_confirm_read(token: str) -> User:
     """The account whose address the link confirms, if it still can; raises
     EmailChangeRefused ("expired", "invalid", or "used" when the address changed since)."""
-    try:
-        data = signing.loads(token, salt=ADDRESS_CONFIRM_SALT, max_age=email_change_max_age())
-    except signing.SignatureExpired:
-        raise EmailChangeRefused("expired") from None
-    except signing.BadSignature:
-        raise EmailChangeRefused("invalid") from None
+    data = _link_data(token, ADDRESS_CONFIRM_SALT)
     user = User.objects.filter(pk=data["user"], is_active=True).first()
     if user is None or not user.email or not constant_time_compare(_email_digest(user.email), data["email"]):
         raise EmailChangeRefused("used")
