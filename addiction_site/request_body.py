@@ -30,7 +30,7 @@ from django.views.defaults import ERROR_400_TEMPLATE_NAME
 MULTIPART = "multipart/form-data"
 FORMS = ("application/x-www-form-urlencoded", MULTIPART)
 CONTENT_LENGTH = re.compile(r"[0-9]{1,18}")  # what int() reads, and Django's request.body after it
-SET_ASIDE = "addiction.content_type_problem"  # the WSGI environ key ContentTypeGuard leaves
+SET_ASIDE = "addiction.content_type_problem"  # the WSGI environ key (ASGI scope key) the guards leave
 
 
 def content_type_problem(value: str) -> str:
@@ -57,7 +57,8 @@ def body_problem(request: HttpRequest) -> str:
     The query and a POST's form are then parsed, once: later readers get the result and
     never raise.
     """
-    problem = request.META.get(SET_ASIDE) or content_type_problem(request.META.get("CONTENT_TYPE", ""))
+    problem = request.META.get(SET_ASIDE) or getattr(request, "scope", {}).get(SET_ASIDE)
+    problem = problem or content_type_problem(request.META.get("CONTENT_TYPE", ""))
     if problem:
         return problem
     try:
@@ -128,3 +129,19 @@ class ContentTypeGuard:
         if problem := content_type_problem(environ.get("CONTENT_TYPE", "")):
             environ = {**environ, "CONTENT_TYPE": "", SET_ASIDE: problem}
         return self.application(environ, start_response)
+
+
+class AsgiContentTypeGuard:
+    """The same guard around the ASGI application (addiction_site/asgi.py)."""
+
+    def __init__(self, application):
+        self.application = application
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] == "http":
+            headers = scope.get("headers", [])
+            value = next((v.decode("latin-1") for k, v in headers if k.lower() == b"content-type"), "")
+            if problem := content_type_problem(value):
+                kept = [(k, v) for k, v in headers if k.lower() != b"content-type"]
+                scope = {**scope, "headers": kept, SET_ASIDE: problem}
+        return await self.application(scope, receive, send)

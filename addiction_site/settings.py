@@ -9,8 +9,12 @@ Environment variables (see README, "Deploy"):
   DJANGO_ALLOWED_HOSTS  comma-separated host names (default: localhost only).
   DJANGO_CSRF_TRUSTED_ORIGINS  comma-separated origins, e.g. https://play.example.org
   DATABASE_URL          e.g. postgres://user:pass@host:5432/addiction; unset means SQLite.
-  REDIS_URL             e.g. redis://127.0.0.1:6379/0: the shared cache (rate limits, kept replays);
-      unset means Django's database cache.
+  REDIS_URL             e.g. redis://127.0.0.1:6379/0: the shared cache (rate limits, kept replays)
+      and the races' live fan-out (channels-redis); unset means Django's database cache and
+      an in-process channel layer.
+  ADDICTION_RACE_COUNTDOWN_SECONDS  the countdown before a live race's clocks start (default 5).
+  ADDICTION_LIVE_RECHECK_SECONDS  how often a race's live stream reads the race again unasked
+      (default 3 without Redis, 15 with).
   ADDICTION_RATE_*      the rate limits on costly requests, e.g. ADDICTION_RATE_START_ADDRESS=30/m
       (addiction_site/limits.py lists them).
   ADDICTION_DATA_DIR    where the SQLite file lives (default: ./var).
@@ -92,6 +96,7 @@ ALLOWED_HOSTS = env_list("DJANGO_ALLOWED_HOSTS", "localhost,127.0.0.1,[::1]")
 CSRF_TRUSTED_ORIGINS = env_list("DJANGO_CSRF_TRUSTED_ORIGINS")
 
 INSTALLED_APPS = [
+    "daphne",  # first: its runserver serves the site over ASGI, so a race's live stream streams in development
     "django.contrib.admin",
     "django.contrib.auth",
     "django.contrib.contenttypes",
@@ -198,6 +203,9 @@ TEMPLATES = [
 ]
 
 WSGI_APPLICATION = "addiction_site.wsgi.application"
+# The same site over ASGI (addiction_site/asgi.py): daphne serves it to the races' live streams
+# (deploy/addiction-live@.service) and to `manage.py runserver`.
+ASGI_APPLICATION = "addiction_site.asgi.application"
 
 DATA_DIR = Path(os.environ.get("ADDICTION_DATA_DIR", BASE_DIR / "var"))
 
@@ -261,6 +269,24 @@ CACHES = {
     "default": {**_shared_cache, "KEY_PREFIX": "addiction"},
     "local": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "OPTIONS": {"MAX_ENTRIES": 5000}},
 }
+# Channels' channel layer carries a race's changes to its open streams (races/live.py): in this
+# process's memory unless REDIS_URL is set, then through Redis (channels-redis), so that a
+# stream on one app server hears a move played on another.  Without Redis a stream also reads
+# the race again every ADDICTION_LIVE_RECHECK_SECONDS (races/live.py), so that several
+# processes on one machine still see each other's changes, later.
+if REDIS_URL:
+    CHANNEL_LAYERS = {
+        "default": {
+            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "CONFIG": {"hosts": [REDIS_URL], "prefix": "addiction:live", "expiry": 30, "capacity": 200},
+        }
+    }
+else:
+    CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer", "CONFIG": {"capacity": 200}}}
+# The countdown between a live race's start and its clocks' start (races/services.py).
+ADDICTION_RACE_COUNTDOWN_SECONDS = int(os.environ.get("ADDICTION_RACE_COUNTDOWN_SECONDS", "5"))
+ADDICTION_LIVE_RECHECK_SECONDS = float(os.environ.get("ADDICTION_LIVE_RECHECK_SECONDS", "15" if REDIS_URL else "3"))
+
 # django-ratelimit warns of any cache but Memcached and Redis; the database cache is shared by
 # every app server too, which is what the limits need (its increments are not atomic, so two
 # requests at the same instant may both count as one: a limit may let one more through).

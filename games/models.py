@@ -169,6 +169,13 @@ class Game(models.Model):
     def is_over(self) -> bool:
         return engine.Status(self.status).over
 
+    def starts_later(self, now) -> bool:
+        """Whether the game's clock starts after ``now``: a live race's game during its
+        countdown (races/services.py), whose table is not shown and which takes no action."""
+        return (
+            self.origin == self.Origin.RACE and self.version == 0 and self.started_at is not None and now < self.started_at
+        )
+
     @property
     def shuffles_left(self) -> int:
         return engine.shuffles_left(self.shuffles_used)

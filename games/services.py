@@ -31,6 +31,14 @@ class ActionRefused(Exception):
         self.game = game
 
 
+class NotStarted(Exception):
+    """The game's clock has not started yet (a live race's countdown): it takes no action."""
+
+    def __init__(self, game: Game):
+        super().__init__("the game's clock has not started")
+        self.game = game
+
+
 class StaleVersion(Exception):
     """The page was drawn from an older version of ``game`` (another tab, a double click)."""
 
@@ -163,6 +171,9 @@ def game_act(
     kind = engine.ActionKind(kind)
     games = owned_games(owner, pk=game_id)  # built once: the read and the compare-and-set share it
     game = games.get()
+    now = now or timezone.now()
+    if game.starts_later(now):
+        raise NotStarted(game)
     if game.version != version:
         raise StaleVersion(game)
     state, below = game.state(), 0
@@ -178,7 +189,6 @@ def game_act(
     except engine.IllegalAction as refusal:
         raise ActionRefused(refusal.reason, game) from refusal
     was = {field: getattr(game, field) for field in CHANGED_BY_ACTION}
-    now = now or timezone.now()
     if game.origin == Game.Origin.DAILY and game.daily and now >= daily_closes_at(game.daily):
         game.origin = Game.Origin.PRACTICE  # its day is over: the game plays on, unranked
     game.elapsed_ms = elapsed_at(game, now)
@@ -202,6 +212,7 @@ def game_act(
             undo_top=game.undo_top,
             redo_top=game.redo_top,
         )
+        signals.game_changed.send(sender=Game, game=game)
         if state.is_over:
             signals.game_over.send(sender=Game, game=game)
         if state.status is engine.Status.WON:
@@ -228,6 +239,8 @@ def hint_for(*, owner: Owner, game_id: int, version: int) -> Played:
     """
     games = owned_games(owner, pk=game_id)
     game = games.get()
+    if game.starts_later(timezone.now()):
+        raise NotStarted(game)
     if game.version != version:
         raise StaleVersion(game)
     if game.is_over:

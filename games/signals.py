@@ -19,3 +19,6 @@ game_over = Signal()
 win_sought = Signal()
 """Sent with ``game`` and ``position``: the stretch's first hint was asked there, with no line known;
 the background search for a win from there is asked for."""
+
+game_changed = Signal()
+"""Sent with ``game`` after each of its actions is written (a race's standings are told of it, races/receivers.py)."""

@@ -12,6 +12,8 @@ other in those answers is written in docs/TABLE.md.
 
 from __future__ import annotations
 
+import math
+
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import redirect, render
@@ -52,6 +54,7 @@ from games.presenters import (
 from games.selectors import game_in_progress_of_deal, game_of, my_games, my_games_pages
 from games.services import (
     ActionRefused,
+    NotStarted,
     Played,
     StaleVersion,
     TooManyGames,
@@ -176,11 +179,23 @@ def game_detail(request: SiteRequest, pk: int) -> HttpResponse:
     """The game page; htmx reloading the table gets the table alone.  A boosted request (a
     New game form) or htmx restoring history (the page is not in its cache) gets the page."""
     game = _owned_game(request, pk)
-    if request.htmx and not (request.htmx.boosted or request.htmx.history_restore_request):
+    now = timezone.now()
+    if game.starts_later(now):
+        response = _countdown(request, game, now)
+    elif request.htmx and not (request.htmx.boosted or request.htmx.history_restore_request):
         response = _table(request, game)
     else:
         response = _game_page(request, game, welcome_back=True)
     patch_vary_headers(response, ("HX-Request", "HX-Boosted", "HX-History-Restore-Request"))
+    return response
+
+
+def _countdown(request: SiteRequest, game: Game, now, status: int = 200) -> HttpResponse:
+    """A game whose clock starts later (a live race's countdown): its table stays hidden until then."""
+    seconds = max(1, math.ceil((game.started_at - now).total_seconds()))
+    response = render(request, "games/countdown.html", {"game": game, "seconds": seconds}, status=status)
+    if request.htmx:
+        response["HX-Refresh"] = "true"  # the whole page, not a table, comes back
     return response
 
 
@@ -215,6 +230,10 @@ def game_action(request: SiteRequest, pk: int, kind: str) -> HttpResponse:
             game = played.game
         except Game.DoesNotExist:
             raise Http404(_("No such game here.")) from None
+        except NotStarted as waiting:
+            if not request.htmx:
+                return redirect("games:detail", pk=waiting.game.pk)
+            return _countdown(request, waiting.game, timezone.now(), status=409)
         except StaleVersion as stale:
             game, note, status = stale.game, str(STALE), 409
         except ActionRefused as refusal:

@@ -1,8 +1,9 @@
-"""What a race's page shows: its standings, ranked by the race's own order (docs/RULES.md, "Races")."""
+"""What a race's page shows: its standings, ranked by the race's own order, and what changed
+between two of them (docs/RULES.md, "Races")."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from datetime import datetime
 
 from games import engine
@@ -10,28 +11,55 @@ from games.clock import elapsed_at
 from races.models import Entry, Race
 
 WAITING, PLAYING, WON, LOST, GAVE_UP = "waiting", "playing", "won", "lost", "gave-up"
+FINISHED = (WON, LOST, GAVE_UP)
+RACE_STATES = (Race.State.OPEN, Race.State.RUNNING, Race.State.CLOSED)
 
 
 @dataclass(frozen=True)
 class Standing:
-    """One player's row: figures only, never their table, until the race closes."""
+    """One player's row: figures only, never their table, until the race closes.  Plain
+    values, so that a snapshot travels through the channel layer (races/live.py) as it is."""
 
-    entry: Entry
+    entry_id: int
+    name: str
+    game_id: int | None
     state: str  # waiting (not dealt yet), playing, won, lost or gave-up
     in_place: int  # cards locked in their rows, of 48
     moves: int
     shuffles_left: int
     elapsed_ms: int
+    version: int = 0  # the game's own version: only ever grows
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """A race's standings at one moment, with what orders two of them: a later snapshot has a
+    later race state, more players, or more actions in all (``order``)."""
+
+    state: str
+    rows: tuple[Standing, ...]
 
     @property
-    def name(self) -> str:
-        return self.entry.name
+    def order(self) -> tuple[int, int, int]:
+        return (RACE_STATES.index(self.state), len(self.rows), sum(row.version for row in self.rows))
+
+    @property
+    def figures(self) -> tuple:
+        """What the page shows, but the clock: two snapshots alike here need not be sent twice."""
+        return (self.state, tuple((row.entry_id, row.state, row.in_place, row.moves, row.shuffles_left) for row in self.rows))
+
+    def as_message(self) -> dict:
+        return {"state": self.state, "rows": [asdict(row) for row in self.rows]}
+
+    @classmethod
+    def from_message(cls, message: dict) -> Snapshot:
+        return cls(message["state"], tuple(Standing(**row) for row in message["rows"]))
 
 
 def standing_of(entry: Entry, now: datetime) -> Standing:
     game = entry.game
     if game is None:
-        return Standing(entry, WAITING, 0, 0, engine.SHUFFLES, 0)
+        return Standing(entry.pk, entry.name, None, WAITING, 0, 0, engine.SHUFFLES, 0)
     state = game.state()
     if game.status == engine.Status.WON:
         kind = WON
@@ -39,16 +67,70 @@ def standing_of(entry: Entry, now: datetime) -> Standing:
         kind = GAVE_UP if game.resigned else LOST
     else:
         kind = PLAYING
-    return Standing(entry, kind, len(state.position.locked()), game.moves, state.shuffles_left, elapsed_at(game, now))
+    return Standing(
+        entry.pk,
+        entry.name,
+        game.pk,
+        kind,
+        len(state.position.locked()),
+        game.moves,
+        state.shuffles_left,
+        elapsed_at(game, now),
+        game.version,
+    )
 
 
 def rank_key(standing: Standing) -> tuple:
     """Won first, by time, then moves; then the others by cards in place, then fewer moves."""
     if standing.state == WON:
-        return (0, standing.elapsed_ms, standing.moves, standing.entry.pk)
-    return (1, -standing.in_place, standing.moves, standing.entry.pk)
+        return (0, standing.elapsed_ms, standing.moves, standing.entry_id)
+    return (1, -standing.in_place, standing.moves, standing.entry_id)
 
 
 def standings(race: Race, now: datetime) -> list[Standing]:
     entries = race.entries.select_related("game").order_by("pk")
     return sorted((standing_of(entry, now) for entry in entries), key=rank_key)
+
+
+def snapshot(race: Race, now: datetime) -> Snapshot:
+    return Snapshot(race.state, tuple(standings(race, now)))
+
+
+@dataclass(frozen=True)
+class News:
+    """One thing worth saying aloud between two snapshots: ``kind`` is "started", "closed",
+    "overtook" (``name`` passed ``other``), or a finish: "won", "lost" (stuck), "gave-up"."""
+
+    kind: str
+    name: str = ""
+    other: str = ""
+
+
+def news(before: Snapshot, after: Snapshot) -> list[News]:
+    """What changed from ``before`` to ``after`` that a player listening would want to hear:
+    the start, the close, each finish, and each overtake (a player now ranked above one who
+    was above them); never a move that changes no rank."""
+    said: list[News] = []
+    if before.state != after.state and after.state == Race.State.RUNNING:
+        said.append(News("started"))
+    was = {row.entry_id: row for row in before.rows}
+    rank_before = {row.entry_id: rank for rank, row in enumerate(before.rows)}
+    rank_after = {row.entry_id: rank for rank, row in enumerate(after.rows)}
+    finished = set()
+    for row in after.rows:
+        old = was.get(row.entry_id)
+        if old is not None and old.state not in FINISHED and row.state in FINISHED:
+            said.append(News(row.state, row.name))
+            finished.add(row.entry_id)
+    for row in after.rows:  # a finish says enough: the ranks it passed are not said again
+        if row.entry_id not in rank_before or row.entry_id in finished:
+            continue
+        for other in after.rows:
+            if other.entry_id == row.entry_id or other.entry_id not in rank_before:
+                continue
+            passed = rank_before[row.entry_id] > rank_before[other.entry_id] and rank_after[row.entry_id] < rank_after[other.entry_id]
+            if passed and row.state != WAITING:
+                said.append(News("overtook", row.name, other.name))
+    if before.state != after.state and after.state == Race.State.CLOSED:
+        said.append(News("closed"))
+    return said

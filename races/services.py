@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import secrets
 from datetime import datetime, timedelta
+from functools import partial
 
+from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
@@ -12,6 +14,7 @@ from addiction_site.ownership import Owner
 from games import engine
 from games.models import Game
 from games.services import ActionRefused, StaleVersion, game_act, game_start, seed_digest
+from races import live
 from races.models import MAX_PLAYERS, Entry, Race
 
 LIVE_LIMIT = timedelta(minutes=30)  # a live race closes at the latest this long after its start
@@ -93,6 +96,7 @@ def race_join(*, race: Race, owner: Owner, name: str, now: datetime | None = Non
         if race.mode == Race.Mode.CHALLENGE:
             entry.game = _deal(race, owner, now)
             entry.save(update_fields=["game"])
+        transaction.on_commit(partial(live.tell, race.pk))
     return entry
 
 
@@ -103,21 +107,25 @@ def _deal(race: Race, owner: Owner, now: datetime | None) -> Game:
 
 
 def race_start(*, race: Race, owner: Owner, now: datetime | None = None) -> Race:
-    """The host starts a live race: every player's game is dealt at this one server moment,
-    when every clock starts."""
+    """The host starts a live race: after a countdown of ``ADDICTION_RACE_COUNTDOWN_SECONDS``,
+    every clock starts at one server moment, ``race.started_at``.  Every player's game is dealt
+    now, to start then: until then its page counts down and its table is not shown, and it
+    refuses every action (games/services.py)."""
     if not is_host(race, owner):
         raise RaceRefused("not the host")
     if race.mode != Race.Mode.LIVE or race.state != Race.State.OPEN:
         raise RaceRefused("started" if race.state == Race.State.RUNNING else "closed")
     now = now or timezone.now()
+    start = now + timedelta(seconds=settings.ADDICTION_RACE_COUNTDOWN_SECONDS)
     with transaction.atomic():
         if not Race.objects.filter(pk=race.pk, state=Race.State.OPEN).update(
-            state=Race.State.RUNNING, started_at=now, closes_at=now + LIVE_LIMIT
+            state=Race.State.RUNNING, started_at=start, closes_at=start + LIVE_LIMIT
         ):
             raise RaceRefused("started")
         for entry in race.entries.order_by("pk"):
-            entry.game = _deal(race, Owner(user_id=entry.user_id, guest_token=entry.guest_token), now)
+            entry.game = _deal(race, Owner(user_id=entry.user_id, guest_token=entry.guest_token), start)
             entry.save(update_fields=["game"])
+        transaction.on_commit(partial(live.tell, race.pk))
     race.refresh_from_db()
     return race
 
@@ -144,6 +152,7 @@ def race_close_if_due(race: Race, *, now: datetime | None = None) -> bool:
         for game in games.filter(status=engine.Status.PLAYING):
             _give_up(game, now)
         games.update(sealed=False)
+        transaction.on_commit(partial(live.tell, race.pk))
     race.refresh_from_db()
     return True
 

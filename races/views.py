@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
@@ -47,12 +49,17 @@ def _race(code: str) -> Race:
 
 def _race_page(request: SiteRequest, race: Race, *, form=None, refused: str = "", status: int = 200) -> HttpResponse:
     entry = entry_of(race, request.owner)
+    now = timezone.now()
+    countdown = 0
+    if race.state == Race.State.RUNNING and race.started_at and race.started_at > now:
+        countdown = max(1, math.ceil((race.started_at - now).total_seconds()))
     return render(
         request,
         "races/race.html",
         {
             "race": race,
-            "standings": standings(race, timezone.now()),
+            "standings": standings(race, now),
+            "countdown": countdown,
             "entry": entry,
             "is_host": is_host(race, request.owner),
             "form": form or (JoinForm() if entry is None else None),
@@ -101,5 +108,5 @@ def race_start_page(request: SiteRequest, code: str) -> HttpResponse:
             raise Http404 from None
         return _race_page(request, race, refused=refusal.reason, status=409)
     except TooManyGames:
-        return _race_page(request, race, refused="too many games", status=409)
+        return _race_page(request, race, refused="a player has too many games", status=409)
     return redirect("races:race", code=race.code)

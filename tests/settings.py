@@ -36,3 +36,6 @@ ADDICTION_DAILY_REVEAL_GRACE_SECONDS = 0
 # The rate limits (addiction_site/limits.py) are far off here: a test starts games, asks hints
 # and replays as fast as code can; the limits' own tests (tests/abuse/test_limits.py) set them.
 ADDICTION_RATES = {kind: ("100000/m", "100000/m") for kind in ADDICTION_RATES}  # noqa: F405
+# A live race's clocks start the moment the host starts it here, so that a test plays at once;
+# the countdown's own tests (tests/races/) set it.
+ADDICTION_RACE_COUNTDOWN_SECONDS = 0

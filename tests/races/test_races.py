@@ -158,15 +158,14 @@ def test_a_race_game_is_on_no_global_board():
 
 
 def test_the_results_rank_wins_by_time_then_moves_then_the_others_by_cards_in_place():
-    entries = [Entry(pk=number, name=str(number)) for number in range(1, 6)]
     rows = [
-        Standing(entries[0], PLAYING, 30, 80, 1, 600_000),
-        Standing(entries[1], WON, 48, 120, 0, 500_000),
-        Standing(entries[2], WON, 48, 90, 1, 500_000),
-        Standing(entries[3], GAVE_UP, 35, 70, 0, 400_000),
-        Standing(entries[4], WON, 48, 60, 2, 700_000),
+        Standing(1, "1", 11, PLAYING, 30, 80, 1, 600_000),
+        Standing(2, "2", 12, WON, 48, 120, 0, 500_000),
+        Standing(3, "3", 13, WON, 48, 90, 1, 500_000),
+        Standing(4, "4", 14, GAVE_UP, 35, 70, 0, 400_000),
+        Standing(5, "5", 15, WON, 48, 60, 2, 700_000),
     ]
-    assert [row.entry.pk for row in sorted(rows, key=rank_key)] == [3, 2, 5, 4, 1]
+    assert [row.entry_id for row in sorted(rows, key=rank_key)] == [3, 2, 5, 4, 1]
 
 
 @pytest.mark.parametrize(
