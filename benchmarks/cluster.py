@@ -65,6 +65,7 @@ from scripts.throwaway_postgres import available, throwaway_postgres  # noqa: E4
 
 PYTHON = ROOT / ".venv" / "bin" / "python"
 GUNICORN = ROOT / ".venv" / "bin" / "gunicorn"
+DAPHNE = ROOT / ".venv" / "bin" / "daphne"
 NGINX_SITE = ROOT / "deploy" / "nginx.conf"
 GUNICORN_CONF = ROOT / "deploy" / "gunicorn.conf.py"
 DRIP_BODY_BYTES = 10_000  # under client_max_body_size (16k): nginx waits for all of it
@@ -169,6 +170,27 @@ def gunicorn(
         stop(process)
 
 
+@contextlib.contextmanager
+def daphne(env: dict, tmp: Path, name: str, checkout: Path = ROOT, port: int | None = None) -> Iterator[int]:
+    """One server of the races' live streams, as deploy/addiction-live@.service runs it, on a
+    free loopback port (or ``port``, to start one again where it was): yields the port."""
+    port, log = port or free_port(), tmp / f"{name}.log"
+    with log.open("a") as output:
+        process = subprocess.Popen(
+            [str(DAPHNE), "-b", "127.0.0.1", "-p", str(port), "--proxy-headers", "addiction_site.asgi:application"],
+            cwd=checkout,
+            env=env,
+            stdout=output,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+    try:
+        wait_for(port, process, f"daphne {name}", log)
+        yield port
+    finally:
+        stop(process)
+
+
 SERVED_FROM: dict[int, Path] = {}  # each running app server's working directory, by port
 
 
@@ -258,8 +280,12 @@ def self_signed_certificate(tmp: Path) -> tuple[Path, Path]:
 
 
 @contextlib.contextmanager
-def nginx(tmp: Path, upstream_ports: list[int], *, one_address_one_person: bool = False) -> Iterator[int]:
-    """nginx with deploy/nginx.conf in front of the app servers: yields its https port.
+def nginx(
+    tmp: Path, upstream_ports: list[int], *, one_address_one_person: bool = False, live_ports: list[int] | None = None
+) -> Iterator[int]:
+    """nginx with deploy/nginx.conf in front of the app servers: yields its https port.  The
+    races' streams go to the daphne servers on ``live_ports`` (without them, to the app
+    servers, which answer a stream's address with one snapshot).
 
     Every simulated client comes from 127.0.0.1, so the per-address limits, meant for one
     person each, are lifted unless ``one_address_one_person`` (benchmarks/costly.py, whose
@@ -276,6 +302,8 @@ def nginx(tmp: Path, upstream_ports: list[int], *, one_address_one_person: bool 
             **({} if one_address_one_person else lifted),
             "server unix:/run/addiction/1.sock ": f"server 127.0.0.1:{upstream_ports[0]} ",
             "server unix:/run/addiction/2.sock ": f"server 127.0.0.1:{upstream_ports[1]} ",
+            "server unix:/run/addiction/live-1.sock ": f"server 127.0.0.1:{(live_ports or upstream_ports)[0]} ",
+            "server unix:/run/addiction/live-2.sock ": f"server 127.0.0.1:{(live_ports or upstream_ports)[1]} ",
             "http://unix:/run/addiction/1.sock:/metrics": f"http://127.0.0.1:{upstream_ports[0]}/metrics",
             "http://unix:/run/addiction/2.sock:/metrics": f"http://127.0.0.1:{upstream_ports[1]}/metrics",
             "    listen 443 ssl http2;\n": f"    listen 127.0.0.1:{https} ssl http2;\n",
