@@ -41,7 +41,8 @@ def free_port() -> int:
 def site(tmp_path_factory) -> str:
     """The site under `manage.py runserver` on a SQLite file of its own: yields its address."""
     tmp = tmp_path_factory.mktemp("race-site")
-    env = {key: value for key, value in os.environ.items() if not key.startswith(("DJANGO_", "ADDICTION_", "REDIS_", "DATABASE_URL"))}
+    ours = ("DJANGO_", "ADDICTION_", "REDIS_", "DATABASE_URL")
+    env = {key: value for key, value in os.environ.items() if not key.startswith(ours)}
     env.update(
         {
             "DJANGO_SETTINGS_MODULE": "addiction_site.settings",
@@ -88,7 +89,8 @@ def row_of(page: Page, name: str):
 def standings(page: Page) -> list[dict[str, str]]:
     return page.eval_on_selector_all(
         "#standings tr[data-player]",
-        "rows => rows.map(r => ({player: r.dataset.player, inPlace: r.dataset.inPlace, moves: r.dataset.moves, state: r.dataset.state}))",
+        "rows => rows.map(r => ({player: r.dataset.player, inPlace: r.dataset.inPlace,"
+        " moves: r.dataset.moves, state: r.dataset.state}))",
     )
 
 

@@ -11,13 +11,13 @@ from channels.db import database_sync_to_async
 from django.test import Client
 from django.utils import timezone
 
+from addiction_site.ownership import Owner
 from games.models import Game
 from games.services import NotStarted, game_act
 from races import live
 from races.models import Race
-from races.services import race_close_if_due
 from races.selectors import LOST, PLAYING, WAITING, WON, News, Snapshot, Standing, news
-from addiction_site.ownership import Owner
+from races.services import race_close_if_due
 from tests.helpers import a_movable_slot, act, parse_html, text_of
 from tests.races.test_races import a_live_race_of_two, game_of, join, open_race
 
