@@ -173,7 +173,10 @@ class Game(models.Model):
         """Whether the game's clock starts after ``now``: a live race's game during its
         countdown (races/services.py), whose table is not shown and which takes no action."""
         return (
-            self.origin == self.Origin.RACE and self.version == 0 and self.started_at is not None and now < self.started_at
+            self.origin == self.Origin.RACE
+            and self.version == 0
+            and self.started_at is not None
+            and now < self.started_at
         )
 
     @property

@@ -110,7 +110,8 @@ def language_of(query: str) -> str:
 def snapshot_once(request: HttpRequest, code: str) -> HttpResponse:
     """The stream's address served by WSGI: one snapshot, then the browser comes back."""
     race = get_object_or_404(Race, code=code)
-    body = f"retry: {RETRY_MS * 2}\n\n" + events_of(code, snapshot(race, timezone.now()), None, translation.get_language())
+    shown = snapshot(race, timezone.now())
+    body = f"retry: {RETRY_MS * 2}\n\n" + events_of(code, shown, None, translation.get_language())
     return HttpResponse(body, content_type="text/event-stream", headers={"Cache-Control": "no-cache"})
 
 
@@ -196,5 +197,6 @@ async def _feed(layer, channel: str, code: str, shown: Snapshot, language: str, 
 
 
 async def _answer(send, status: int, body: bytes, headers: list | None = None) -> None:
-    await send({"type": "http.response.start", "status": status, "headers": [(b"content-type", b"text/plain"), *(headers or [])]})
+    headers = [(b"content-type", b"text/plain"), *(headers or [])]
+    await send({"type": "http.response.start", "status": status, "headers": headers})
     await send({"type": "http.response.body", "body": body})

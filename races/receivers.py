@@ -1,16 +1,18 @@
 """What a race hears of its games: each action is told to the race's open streams
 (races/live.py), and a game that ends may end the race: once every game of a live race is
-over, it closes (races/services.py), when the action that ended the last one commits."""
+over, it closes (races/services.py), when the action that ended the last one commits.  A guest
+who logs in keeps their races, as their games."""
 
 from functools import partial
 
+from django.contrib.auth.signals import user_logged_in
 from django.db import transaction
 from django.dispatch import receiver
 
 from games import signals
 from races import live
 from races.models import Race
-from races.services import race_close_if_due
+from races.services import race_close_if_due, races_claim
 
 
 def _close_if_due(race_id: int) -> None:
@@ -36,3 +38,12 @@ def tell_the_race(sender, game, **kwargs) -> None:
 def close_a_finished_race(sender, game, **kwargs) -> None:
     if (race_id := _race_of(game)) is not None:
         transaction.on_commit(partial(_close_if_due, race_id))
+
+
+@receiver(user_logged_in)
+def claim_guest_races(sender, request, user, **kwargs) -> None:
+    """A guest who signs up or logs in keeps the races they joined in that browser (and so
+    their history on the profile)."""
+    owner = getattr(request, "owner", None)
+    if owner is not None and owner.guest_token:
+        races_claim(user=user, guest_token=owner.guest_token)

@@ -46,7 +46,8 @@ class Snapshot:
     @property
     def figures(self) -> tuple:
         """What the page shows, but the clock: two snapshots alike here need not be sent twice."""
-        return (self.state, tuple((row.entry_id, row.state, row.in_place, row.moves, row.shuffles_left) for row in self.rows))
+        rows = tuple((row.entry_id, row.state, row.in_place, row.moves, row.shuffles_left) for row in self.rows)
+        return (self.state, rows)
 
     def as_message(self) -> dict:
         return {"state": self.state, "rows": [asdict(row) for row in self.rows]}
@@ -128,9 +129,32 @@ def news(before: Snapshot, after: Snapshot) -> list[News]:
         for other in after.rows:
             if other.entry_id == row.entry_id or other.entry_id not in rank_before:
                 continue
-            passed = rank_before[row.entry_id] > rank_before[other.entry_id] and rank_after[row.entry_id] < rank_after[other.entry_id]
+            was_below = rank_before[row.entry_id] > rank_before[other.entry_id]
+            passed = was_below and rank_after[row.entry_id] < rank_after[other.entry_id]
             if passed and row.state != WAITING:
                 said.append(News("overtook", row.name, other.name))
     if before.state != after.state and after.state == Race.State.CLOSED:
         said.append(News("closed"))
     return said
+
+
+@dataclass(frozen=True)
+class RaceOfPlayer:
+    """One race on a player's profile: the race, the player's row, and their place once it closed."""
+
+    race: Race
+    standing: Standing
+    place: int | None
+    players: int
+
+
+def races_of(user, now: datetime, limit: int = 20) -> list[RaceOfPlayer]:
+    """The ``limit`` races ``user`` joined last, newest first."""
+    entries = Entry.objects.filter(user=user).select_related("race").order_by("-joined_at", "-pk")[:limit]
+    found = []
+    for entry in entries:
+        rows = standings(entry.race, now)
+        rank = next(index for index, row in enumerate(rows) if row.entry_id == entry.pk)
+        place = rank + 1 if entry.race.is_closed else None
+        found.append(RaceOfPlayer(entry.race, rows[rank], place, len(rows)))
+    return found

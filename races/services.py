@@ -168,3 +168,18 @@ def _give_up(game: Game, now: datetime) -> None:
             game = stale.game
         except ActionRefused:  # over already
             return
+
+
+def races_claim(*, user, guest_token: str) -> int:
+    """A guest who signs up or logs in keeps their races: their entries and the races they host
+    become the account's (games.services.games_claim gives it their games).  A race the account
+    is already in keeps the guest's entry as it was, a guest's."""
+    if not guest_token:
+        return 0
+    with transaction.atomic():
+        taken = Entry.objects.filter(user=user).values("race_id")
+        claimed = (
+            Entry.objects.filter(guest_token=guest_token).exclude(race_id__in=taken).update(user=user, guest_token="")
+        )
+        Race.objects.filter(host_guest_token=guest_token, host__isnull=True).update(host=user, host_guest_token="")
+    return claimed

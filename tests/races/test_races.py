@@ -6,6 +6,7 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
+from django.contrib.auth.models import User
 from django.test import Client
 from django.utils import timezone
 
@@ -188,8 +189,6 @@ def test_an_unknown_race_is_a_404(client):
 
 
 def test_staff_read_a_race_without_its_seed():
-    from django.contrib.auth.models import User
-
     _host, _guest, race = a_live_race_of_two()
     staff = Client()
     staff.force_login(User.objects.create_superuser("root", password="unused-in-these-tests-1"))
@@ -211,3 +210,21 @@ def test_a_race_on_todays_daily_layout_has_the_days_deal_and_its_own_seed():
     race = Race.objects.get(code=response["Location"].strip("/").split("/")[-1])
     assert race.deal_number == deals.deal_number_of(deals.today())
     assert race.seed != services.seed_of(deals.today()).seed  # the day's shared luck stays the ranked games'
+
+
+def test_an_account_keeps_the_races_it_joined_as_a_guest_and_its_profile_lists_them():
+    host, guest, race = a_live_race_of_two()
+    race_close_if_due(race, now=race.closes_at)
+    User.objects.create_user("grace", "grace@example.org", "plum-orchard-lantern-42")
+    assert (
+        guest.post("/accounts/login/", {"username": "grace", "password": "plum-orchard-lantern-42"}).status_code == 302
+    )
+    entry = Entry.objects.get(race=race, name="Grace")
+    assert entry.user.username == "grace" and entry.guest_token == ""
+    profile = parse_html(guest.get("/players/grace/"))
+    (item,) = profile.find_all("li", data_race=race.code)
+    assert item["data-race-state"] == "closed" and item["data-place"] in {"1", "2"}
+    assert "of 2" in item.text
+    assert (
+        len(parse_html(Client().get("/players/grace/")).find_all("li", data_race=True)) == 1
+    )  # public, as the profile
