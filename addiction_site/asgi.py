@@ -21,7 +21,7 @@ from races import live  # noqa: E402
 
 application = URLRouter(
     [
-        path("race/<slug:code>/stream/", live.stream),
+        path("race/<slug:code>/stream/", live.stream),  # type: ignore[arg-type]  # an ASGI app, as Channels routes
         # Wrapped as the WSGI application is: a Content-Type Django cannot parse gets the site's 400 page.
         re_path(r"", AsgiContentTypeGuard(django_application)),
     ]
