@@ -294,7 +294,10 @@ def nginx(
     cert, key = self_signed_certificate(tmp)
     lifted = {
         "zone=addiction_costly:10m rate=2r/s": "zone=addiction_costly:10m rate=10000r/s",
-        "limit_conn_zone $binary_remote_addr": "limit_conn_zone $request_id",
+        **{
+            f"limit_conn_zone $binary_remote_addr zone={zone}": f"limit_conn_zone $request_id zone={zone}"
+            for zone in ("addiction_costly_at_once", "addiction_streams_at_once")
+        },
     }
     site = nginx_site(
         NGINX_SITE.read_text(),
