@@ -165,6 +165,7 @@ def gunicorn(
     try:
         wait_for(port, process, f"gunicorn {name}", log)
         SERVED_FROM[port] = Path(os.readlink(f"/proc/{process.pid}/cwd"))
+        SERVER_PIDS[port] = process.pid
         yield port, access
     finally:
         stop(process)
@@ -186,12 +187,14 @@ def daphne(env: dict, tmp: Path, name: str, checkout: Path = ROOT, port: int | N
         )
     try:
         wait_for(port, process, f"daphne {name}", log)
+        SERVER_PIDS[port] = process.pid
         yield port
     finally:
         stop(process)
 
 
 SERVED_FROM: dict[int, Path] = {}  # each running app server's working directory, by port
+SERVER_PIDS: dict[int, int] = {}  # each running server's process (gunicorn's master, daphne), by port
 
 
 def machine(tmp: Path, name: str, settings: dict[str, str]) -> tuple[Path, dict[str, str]]:
