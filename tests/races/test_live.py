@@ -4,6 +4,7 @@ what it says aloud, the snapshot WSGI answers, and the countdown before a live r
 from __future__ import annotations
 
 import asyncio
+import threading
 from datetime import timedelta
 
 import pytest
@@ -22,6 +23,25 @@ from tests.helpers import a_movable_slot, act, parse_html, text_of
 from tests.races.test_races import a_live_race_of_two, game_of, join, open_race
 
 pytestmark = pytest.mark.django_db
+
+
+def run_apart(scenario):
+    """``asyncio.run(scenario())`` in a thread of its own: a browser test's Playwright may have
+    left an event loop running in this one (the same pytest-xdist worker)."""
+    outcome: dict = {}
+
+    def run():
+        try:
+            outcome["value"] = asyncio.run(scenario())
+        except BaseException as error:  # noqa: BLE001 - raised again below, in the test's thread
+            outcome["error"] = error
+
+    thread = threading.Thread(target=run)
+    thread.start()
+    thread.join(60)
+    if "error" in outcome:
+        raise outcome["error"]
+    return outcome["value"]
 
 
 def owner_of(game: Game) -> Owner:
@@ -159,7 +179,7 @@ def test_a_stream_sends_the_standings_then_each_move_of_another_player_and_the_c
         assert {player["state"] for player in stream_rows(browser.text).values()} == {"gave-up"}
         assert browser.sent[-1] == {"type": "http.response.body", "body": b"", "more_body": False}
 
-    asyncio.run(scenario())
+    run_apart(scenario)
 
 
 @pytest.mark.django_db(transaction=True)
@@ -183,7 +203,7 @@ def test_a_stream_that_missed_a_notice_catches_up_at_its_next_reading(settings, 
         await asyncio.wait_for(task, 5)
         assert browser.sent[-1]["more_body"] is False
 
-    asyncio.run(scenario())
+    run_apart(scenario)
 
 
 @pytest.mark.django_db(transaction=True)
@@ -196,7 +216,7 @@ def test_the_stream_of_an_unknown_race_is_a_404_and_a_post_a_405():
         await live.stream(posted.scope, posted.receive, posted.send)
         return unknown.status, posted.status
 
-    assert asyncio.run(scenario()) == (404, 405)
+    assert run_apart(scenario) == (404, 405)
 
 
 def test_a_live_race_counts_down_before_every_clock_starts(settings):
