@@ -1,9 +1,13 @@
-"""The rules of Addiction Solitaire (docs/RULES.md) as pure values: no Django, no I/O.
+"""The rules of Addiction Solitaire and its family (docs/RULES.md) as pure values: no Django, no I/O.
 
 Vocabulary, in the game's own words:
 
 - a *card* is written as its token, rank then suit: ``"7H"``, ``"TD"``;
-- a *slot* is ``(row, col)`` with row 0..3 from the top and col 0..12 from the left;
+- a *slot* is ``(row, col)`` with row 0..3 from the top and col 0..12 from the left
+  (0..13 on the 14-column table of Blue Moon and Red Moon);
+- a :class:`Variant` is one game of the family (Addiction, Montana, Spaces, Blue Moon,
+  Red Moon): the width of its table, whether the aces stay, its shuffles and where they
+  put the gaps; every position knows its variant;
 - a *gap* is an empty slot, written ``--``;
 - a :class:`Position` is one layout of the table, a :class:`Move` takes one card
   into one gap, and :class:`GameState` adds what the rules count (moves, shuffles,
@@ -17,9 +21,11 @@ Vocabulary, in the game's own words:
 True
 
 Internally a card is a code ``suit * 13 + rank`` (rank 0 is the ace, 12 the king;
-suits in the order S H D C) and a slot is the index ``row * 13 + col``.  A position
-keeps its 52 slots as 52 bytes, so copying, comparing and hashing one is a single
-C call; that, and building each :class:`Move` once, is what makes the engine fast.
+suits in the order S H D C) and a slot is the index ``row * 14 + col`` whatever the
+variant, so that a :class:`Move` means the same on every table.  A position keeps its
+slots as 56 bytes (on a 13-column table, column 13 holds a wall byte that is no card
+and no gap), so copying, comparing and hashing one is a single C call; that, and
+building each :class:`Move` once, is what makes the engine fast.
 """
 
 from __future__ import annotations
@@ -29,7 +35,15 @@ import hashlib
 from typing import NamedTuple
 
 __all__ = [
+    "ADDICTION",
+    "BLUE_MOON",
     "COLS",
+    "MONTANA",
+    "RED_MOON",
+    "SPACES",
+    "VARIANTS",
+    "Variant",
+    "variant_of",
     "ROWS",
     "ActionKind",
     "GameState",
@@ -56,10 +70,14 @@ __all__ = [
 
 ROWS = 4
 COLS = 13
-SLOTS = ROWS * COLS
+"""The width of Addiction's table (and Montana's and Spaces'); a variant says its own (Variant.cols)."""
+MAX_COLS = 14
+STRIDE = MAX_COLS  # slot index = row * STRIDE + col, on every table
+SLOTS = ROWS * STRIDE
 SUITS = "SHDC"
 RANKS = "A23456789TJQK"
 GAP = 0xFF
+WALL = 0xFE  # column 13 of a 13-column table: no card, no gap
 GAP_TOKEN = "--"
 MAX_DEAL = 2**63 - 1
 DEAL_NUMBERS = range(1, MAX_DEAL + 1)
@@ -78,10 +96,12 @@ _CODE_OF = {token: code for code, token in enumerate(_TOKENS)}
 _ACES = tuple(s * 13 for s in range(4))
 _TWOS = frozenset(s * 13 + 1 for s in range(4))
 _ACES_TO_GAPS = bytes(GAP if code < 52 and code % 13 == 0 else code for code in range(256))
-_COLUMN_0 = frozenset(range(0, SLOTS, COLS))
-_SLOT_OF = tuple((i // COLS, i % COLS) for i in range(SLOTS))
+_COLUMN_0 = frozenset(range(0, SLOTS, STRIDE))
+_ROW_STARTS = tuple(range(0, SLOTS, STRIDE))
+_SLOT_OF = tuple(divmod(i, STRIDE) for i in range(SLOTS))
 _SLOT_NAMES = tuple(f"{row}-{col}" for row, col in _SLOT_OF)
 _SLOT_NAMED = {name: slot for name, slot in zip(_SLOT_NAMES, _SLOT_OF, strict=True)}
+_WALL_BYTE = bytes([WALL])
 # _NEXT[byte] is the card that may follow it to its right, or GAP (after a king or a gap).
 _NEXT = bytes((c + 1) if c < 52 and c % 13 != 12 else GAP for c in range(256))
 
@@ -125,11 +145,16 @@ def _token(code: int) -> str:
     return GAP_TOKEN if code == GAP else _TOKENS[code]
 
 
-def _index(slot: Slot) -> int:
+# Each byte's token for the notation, and for rows() (None for a gap); a wall's is never read.
+_TEXT_OF_BYTE = tuple(_TOKENS[c] if c < 52 else GAP_TOKEN for c in range(256))
+_CELL_OF_BYTE = tuple(_TOKENS[c] if c < 52 else None for c in range(256))
+
+
+def _index(slot: Slot, cols: int = COLS) -> int:
     row, col = slot
-    if not (isinstance(row, int) and isinstance(col, int) and 0 <= row < ROWS and 0 <= col < COLS):
-        raise ValueError(f"not a slot: {slot!r} (row 0..{ROWS - 1}, col 0..{COLS - 1})")
-    return row * COLS + col
+    if not (isinstance(row, int) and isinstance(col, int) and 0 <= row < ROWS and 0 <= col < cols):
+        raise ValueError(f"not a slot: {slot!r} (row 0..{ROWS - 1}, col 0..{cols - 1})")
+    return row * STRIDE + col
 
 
 def slot_name(slot: Slot) -> str:
@@ -138,19 +163,21 @@ def slot_name(slot: Slot) -> str:
     >>> slot_name((1, 12))
     '1-12'
     """
-    return _SLOT_NAMES[_index(slot)]
+    return _SLOT_NAMES[_index(slot, MAX_COLS)]
 
 
-def parse_slot(text: str) -> Slot:
-    """The slot that ``ROW-COL`` names (python-chess's ``parse_square``); anything else,
-    ``01-2`` or ``4-0`` among them, is InvalidNotation.
+def parse_slot(text: str, cols: int = COLS) -> Slot:
+    """The slot that ``ROW-COL`` names on a table ``cols`` wide (python-chess's
+    ``parse_square``); anything else, ``01-2`` or ``4-0`` among them, is InvalidNotation.
 
     >>> parse_slot("3-0")
     (3, 0)
+    >>> parse_slot("3-13", cols=14)
+    (3, 13)
     """
     slot = _SLOT_NAMED.get(text)
-    if slot is None:
-        raise InvalidNotation(f"not a slot: {text!r} (expected ROW-COL, row 0..{ROWS - 1}, col 0..{COLS - 1})")
+    if slot is None or slot[1] >= cols:
+        raise InvalidNotation(f"not a slot: {text!r} (expected ROW-COL, row 0..{ROWS - 1}, col 0..{cols - 1})")
     return slot
 
 
@@ -179,22 +206,23 @@ class Move:
     _d: int
     _text: str
 
-    def __new__(cls, card: str, src: Slot, dst: Slot) -> Move:
+    def __new__(cls, card: str, src: Slot, dst: Slot, cols: int = COLS) -> Move:
+        """``cols`` is the width of the table the move is for (14 for Blue Moon and Red Moon)."""
         code = _CODE_OF.get(card.upper()) if isinstance(card, str) else None
         if code is None or code in _ACES:
-            raise ValueError(f"not a card on the table: {card!r}")
-        return _move(code, _index(src), _index(dst))
+            raise ValueError(f"not a card that moves: {card!r} (an ace never moves)")
+        return _move(code, _index(src, cols), _index(dst, cols))
 
     @classmethod
-    def parse(cls, text: str) -> Move:
-        """Read the text form ``CARD:ROW-COL>ROW-COL`` written by ``str(move)``."""
+    def parse(cls, text: str, cols: int = COLS) -> Move:
+        """Read the text form ``CARD:ROW-COL>ROW-COL`` written by ``str(move)``, for a table ``cols`` wide."""
         known = _PARSED.get(text)  # a stored game's whole undo history is read on each request
-        if known is not None:
+        if known is not None and (known._s % STRIDE < cols and known._d % STRIDE < cols):
             return known
         try:
             card, rest = text.strip().split(":")
             src, dst = rest.split(">")
-            move = cls(card, parse_slot(src), parse_slot(dst))
+            move = cls(card, parse_slot(src, cols), parse_slot(dst, cols), cols)
         except (ValueError, TypeError, AttributeError) as error:
             raise InvalidNotation(f"not a move: {text!r} (expected like '7H:1-4>1-5')") from error
         if text == move._text:  # only canonical texts, so the table holds at most one per move
@@ -205,7 +233,7 @@ class Move:
         raise AttributeError("Move is immutable")
 
     def __reduce__(self):
-        return (Move, (self.card, self.src, self.dst))
+        return (Move, (self.card, self.src, self.dst, MAX_COLS))
 
     def __str__(self) -> str:
         return self._text
@@ -302,68 +330,185 @@ def shuffle_seed(game_seed: int, index: int) -> int:
     return int.from_bytes(digest[:8], "big")
 
 
+# --------------------------------------------------------------------------- variants
+
+
+class Variant:
+    """One game of the family (docs/RULES.md, "The variants"): what its table and its shuffles are.
+
+    ``key`` names it in URLs, forms and the database; ``cols`` is the table's width (13, or 14
+    when the aces stay); ``aces_stay`` says whether the aces head the rows in column 0 (Blue
+    Moon, Red Moon) or are taken out (the others); ``shuffles`` how many a game has;
+    ``gaps_after_runs`` where a shuffle puts the gaps: right after each row's run (Montana and
+    the moons) or wherever an ace is dealt (Addiction, Spaces); ``opening`` how a deal lays the
+    cards out (:func:`deal`).  Variants are compared by identity: there is one of each.
+
+    >>> MONTANA.shuffles, MONTANA.cols, BLUE_MOON.cols, BLUE_MOON.cards
+    (2, 13, 14, 52)
+    """
+
+    __slots__ = (
+        "key", "name", "cols", "aces_stay", "shuffles", "gaps_after_runs", "opening",
+        "cards", "heads", "full_run", "won_gaps", "won",
+    )  # fmt: skip
+    key: str
+    name: str
+    cols: int
+    aces_stay: bool
+    shuffles: int
+    gaps_after_runs: bool
+    opening: str
+    cards: int  # cards on the table: 48, or 52 when the aces stay
+    heads: frozenset[int]  # the cards that start a row's run in column 0: the 2s, or the aces
+    full_run: int  # the run of a finished row: 2..K (12), or A..K (13)
+    won_gaps: tuple[int, int, int, int]
+    won: str  # the notation of the won table, suits S H D C from the top
+
+    def __init__(self, key, name, *, cols, aces_stay, shuffles, gaps_after_runs, opening):
+        for field, value in (
+            ("key", key),
+            ("name", name),
+            ("cols", cols),
+            ("aces_stay", aces_stay),
+            ("shuffles", shuffles),
+            ("gaps_after_runs", gaps_after_runs),
+            ("opening", opening),
+            ("cards", 52 if aces_stay else 48),
+            ("heads", frozenset(_ACES if aces_stay else _TWOS)),
+            ("full_run", cols - 1),
+            ("won_gaps", tuple(start + cols - 1 for start in _ROW_STARTS)),
+            (
+                "won",
+                " / ".join(
+                    " ".join(_TOKENS[s * 13 + r] for r in range(0 if aces_stay else 1, 13)) + " --" for s in range(4)
+                ),
+            ),
+        ):
+            object.__setattr__(self, field, value)
+
+    def __setattr__(self, name, value):
+        raise AttributeError("Variant is immutable")
+
+    def __reduce__(self):
+        return (variant_of, (self.key,))
+
+    def __repr__(self) -> str:
+        return f"<Variant {self.key}>"
+
+    def __str__(self) -> str:
+        return self.key
+
+
+ADDICTION = Variant("addiction", "Addiction", cols=13, aces_stay=False, shuffles=3, gaps_after_runs=False,
+                    opening="aces out")  # fmt: skip
+MONTANA = Variant("montana", "Montana", cols=13, aces_stay=False, shuffles=2, gaps_after_runs=True,
+                  opening="aces out")  # fmt: skip
+SPACES = Variant("spaces", "Spaces", cols=13, aces_stay=False, shuffles=2, gaps_after_runs=False,
+                 opening="aces out")  # fmt: skip
+BLUE_MOON = Variant("blue-moon", "Blue Moon", cols=14, aces_stay=True, shuffles=2, gaps_after_runs=True,
+                    opening="aces moved")  # fmt: skip
+RED_MOON = Variant("red-moon", "Red Moon", cols=14, aces_stay=True, shuffles=2, gaps_after_runs=True,
+                   opening="aces first")  # fmt: skip
+VARIANTS = {variant.key: variant for variant in (ADDICTION, MONTANA, SPACES, BLUE_MOON, RED_MOON)}
+"""Every variant by its key, Addiction (the default) first."""
+
+
+def variant_of(key: Variant | str | None) -> Variant:
+    """The variant named ``key`` (a Variant is itself; None is Addiction); another name is ValueError.
+
+    >>> variant_of("red-moon") is RED_MOON
+    True
+    """
+    if key is None:
+        return ADDICTION
+    if isinstance(key, Variant):
+        return key
+    try:
+        return VARIANTS[key]
+    except (KeyError, TypeError):
+        raise ValueError(f"not a variant: {key!r} (one of {', '.join(VARIANTS)})") from None
+
+
 # --------------------------------------------------------------------------- positions
 
 
 class Position:
-    """One layout of the table: 52 slots holding 48 cards and 4 gaps. Immutable.
+    """One layout of the table: 48 cards and 4 gaps in 4 rows of 13 slots (52 cards in 4 rows
+    of 14 when the aces stay), of one :class:`Variant`. Immutable.
 
     >>> p = Position.parse(WON)
     >>> p.is_won(), p.legal_moves()
     (True, [])
+    >>> Position.parse(BLUE_MOON.won, BLUE_MOON).is_won()
+    True
     """
 
-    __slots__ = ("_layout", "_gaps")
+    __slots__ = ("_layout", "_gaps", "_variant")
     _layout: bytes
     _gaps: tuple[int, int, int, int]
+    _variant: Variant
 
-    def __init__(self, text: str):
-        layout = _parse_layout(text)
+    def __init__(self, text: str, variant: Variant | str | None = None):
+        variant = variant_of(variant)
+        layout = _parse_layout(text, variant)
         _set_layout(self, layout)
         _set_gaps(self, tuple(i for i, c in enumerate(layout) if c == GAP))
+        _set_variant(self, variant)
 
     @classmethod
-    def parse(cls, text: str) -> Position:
-        """Read the position notation; raise :class:`InvalidNotation` saying what is wrong and where."""
-        return cls(text)
+    def parse(cls, text: str, variant: Variant | str | None = None) -> Position:
+        """Read the position notation of ``variant`` (Addiction when not given); raise
+        :class:`InvalidNotation` saying what is wrong and where."""
+        return cls(text, variant)
 
     @staticmethod
-    def _make(layout: bytes, gaps: tuple) -> Position:
+    def _make(layout: bytes, gaps: tuple, variant: Variant) -> Position:
         position = _new_position(Position)
         _set_layout(position, layout)
         _set_gaps(position, gaps)
+        _set_variant(position, variant)
         return position
 
     def __setattr__(self, name, value):
         raise AttributeError("Position is immutable")
 
     def __reduce__(self):
-        return (Position, (str(self),))
+        return (Position, (str(self), self._variant.key))
 
     # ---- values
 
+    @property
+    def variant(self) -> Variant:
+        return self._variant
+
     def __eq__(self, other) -> bool:
-        return isinstance(other, Position) and self._layout == other._layout
+        return isinstance(other, Position) and self._layout == other._layout and self._variant is other._variant
 
     def __hash__(self) -> int:
         return hash(self._layout)
 
     def __str__(self) -> str:
-        tokens = [_token(c) for c in self._layout]
-        return " / ".join(" ".join(tokens[r * COLS : (r + 1) * COLS]) for r in range(ROWS))
+        tokens = [_TEXT_OF_BYTE[c] for c in self._layout]
+        cols = self._variant.cols
+        return " / ".join(" ".join(tokens[start : start + cols]) for start in _ROW_STARTS)
 
     def __repr__(self) -> str:
-        return f"Position({str(self)!r})"
+        if self._variant is ADDICTION:
+            return f"Position({str(self)!r})"
+        return f"Position({str(self)!r}, {self._variant.key!r})"
 
     # ---- reading the table
 
+    def _slot_index(self, slot: Slot) -> int:
+        return _index(slot, self._variant.cols)
+
     def card_at(self, slot: Slot) -> str | None:
         """The card token at ``slot``, or None for a gap."""
-        code = self._layout[_index(slot)]
+        code = self._layout[self._slot_index(slot)]
         return None if code == GAP else _TOKENS[code]
 
     def slot_of(self, card: str) -> Slot:
-        """Where ``card`` lies; an ace, which is never on the table, raises ValueError."""
+        """Where ``card`` lies; a card not on the table (an ace, in Addiction) raises ValueError."""
         code = _CODE_OF.get(card.upper()) if isinstance(card, str) else None
         index = -1 if code is None else self._layout.find(code)
         if index < 0:
@@ -375,9 +520,10 @@ class Position:
         return [_SLOT_OF[g] for g in self._gaps]
 
     def rows(self) -> list[list[str | None]]:
-        """The table as 4 lists of 13 tokens, None for a gap."""
-        cells = [None if c == GAP else _TOKENS[c] for c in self._layout]
-        return [cells[r * COLS : (r + 1) * COLS] for r in range(ROWS)]
+        """The table as 4 lists of 13 tokens (14 when the aces stay), None for a gap."""
+        cells = [_CELL_OF_BYTE[c] for c in self._layout]
+        cols = self._variant.cols
+        return [cells[start : start + cols] for start in _ROW_STARTS]
 
     # ---- moves
 
@@ -388,7 +534,7 @@ class Position:
         cached = _MOVES.get
         moves = []
         for gap in self._gaps:
-            if gap in _COLUMN_0:
+            if gap in _COLUMN_0:  # only where the aces are out: where they stay, column 0 holds them
                 for src in sorted((find(1), find(14), find(27), find(40))):
                     code = layout[src]
                     moves.append(cached((code << 12) | (src << 6) | gap) or _move(code, src, gap))
@@ -406,7 +552,7 @@ class Position:
         if (
             layout[dst] != GAP
             or layout[src] != code
-            or (code % 13 != 1 if dst % COLS == 0 else _NEXT[layout[dst - 1]] != code)
+            or (code % 13 != 1 if dst % STRIDE == 0 else _NEXT[layout[dst - 1]] != code)
         ):
             raise IllegalMove(*self._why_illegal(move))
         new = bytearray(layout)
@@ -418,6 +564,7 @@ class Position:
         position = _new_position(Position)
         _set_layout(position, bytes(new))
         _set_gaps(position, tuple(gaps))
+        _set_variant(position, self._variant)
         return position
 
     def _moved(self, code: int, src: int, dst: int) -> Position:
@@ -432,17 +579,19 @@ class Position:
         gaps = list(self._gaps)
         gaps[gaps.index(dst)] = src
         gaps.sort()
-        return Position._make(bytes(new), tuple(gaps))
+        return Position._make(bytes(new), tuple(gaps), self._variant)
 
     def _why_illegal(self, move: Move) -> tuple[Refusal, str]:
         layout = self._layout
         code, src, dst = move._c, move._s, move._d
         at = _SLOT_NAMES.__getitem__
+        if layout[dst] == WALL:
+            return Refusal.NOT_A_GAP, f"slot {at(dst)} is not on this table"
         if layout[dst] != GAP:
             return Refusal.NOT_A_GAP, f"slot {at(dst)} is not a gap (it holds {_TOKENS[layout[dst]]})"
         if layout[src] != code:
             return Refusal.CARD_NOT_THERE, f"{move.card} is not at {at(src)}"
-        if dst % COLS == 0:
+        if dst % STRIDE == 0:
             return Refusal.ONLY_A_TWO, f"only a 2 goes to column 0, and {move.card} is not a 2"
         left = layout[dst - 1]
         if left == GAP:
@@ -470,12 +619,12 @@ class Position:
         topmost 2 that is not already in column 0 (with a gap in column 0, at most three
         2s stand there, so there always is one).
         """
-        index = _index(slot)
+        index = self._slot_index(slot)
         moves = self.legal_moves()
         if self._layout[index] == GAP:
             fits = [m for m in moves if m._d == index]
-            if index % COLS == 0:
-                fits = [m for m in fits if m._s % COLS != 0]
+            if index % STRIDE == 0:
+                fits = [m for m in fits if m._s % STRIDE != 0]
             return fits[0] if fits else None
         return next((m for m in moves if m._s == index), None)
 
@@ -484,92 +633,126 @@ class Position:
     def _locked_runs(self) -> list[int]:
         """For each row, how many cards from column 0 are in correct position."""
         layout = self._layout
+        heads = self._variant.heads
+        cols = self._variant.cols
         runs = []
-        for start in range(0, SLOTS, COLS):
+        for start in _ROW_STARTS:
             i = start
-            if layout[i] in _TWOS:
+            if layout[i] in heads:
                 i += 1
-                while i < start + COLS and layout[i] != GAP and layout[i] == _NEXT[layout[i - 1]]:
+                while i < start + cols and layout[i] != GAP and layout[i] == _NEXT[layout[i - 1]]:
                     i += 1
             runs.append(i - start)
         return runs
 
     def _locked_indices(self) -> list[int]:
-        return [r * COLS + c for r, run in enumerate(self._locked_runs()) for c in range(run)]
+        return [start + c for start, run in zip(_ROW_STARTS, self._locked_runs(), strict=True) for c in range(run)]
 
     def locked(self) -> frozenset[Slot]:
-        """The slots whose cards are in correct position (runs 2, 3, 4, ... from column 0)."""
+        """The slots whose cards are in correct position (runs 2, 3, 4, ... from column 0;
+        A, 2, 3, ... where the aces stay)."""
         return frozenset(_SLOT_OF[i] for i in self._locked_indices())
 
     def is_won(self) -> bool:
-        """Every row holds 2..K of one suit in columns 0..11."""
-        return self._gaps == (12, 25, 38, 51) and len(self._locked_indices()) == 48
+        """Every row holds 2..K of one suit in columns 0..11 (A..K in columns 0..12 where the aces stay)."""
+        return self._gaps == self._variant.won_gaps and len(self._locked_indices()) == self._variant.cards
 
     def is_stuck(self) -> bool:
         """No card can move: every gap is right of a King or of another gap."""
         layout = self._layout
-        return all(g % COLS != 0 and _NEXT[layout[g - 1]] == GAP for g in self._gaps)
+        return all(g % STRIDE != 0 and _NEXT[layout[g - 1]] == GAP for g in self._gaps)
 
     def dead_gaps(self) -> list[Slot]:
         """Gaps nothing can fill: right of a King or of another gap."""
         layout = self._layout
-        return [_SLOT_OF[g] for g in self._gaps if g % COLS != 0 and _NEXT[layout[g - 1]] == GAP]
+        return [_SLOT_OF[g] for g in self._gaps if g % STRIDE != 0 and _NEXT[layout[g - 1]] == GAP]
 
     def shuffle(self, seed: int) -> Position:
-        """The position after one shuffle, decided entirely by ``seed``.
+        """The position after one shuffle, decided entirely by ``seed`` (docs/RULES.md, "Shuffles").
 
-        Locked cards stay.  The other cards and the four aces, in deck order (suits
-        S H D C, ranks A..K), are shuffled by :func:`fisher_yates` with
-        ``SplitMix64(seed)`` and dealt in slot order into the slots that are not
-        locked; the slots that receive an ace become the gaps.
+        Locked cards stay.  Where the gaps go depends on the variant:
+
+        - scattered (Addiction, Spaces): the other cards and the four aces, in deck order
+          (suits S H D C, ranks A..K), are shuffled by :func:`fisher_yates` with
+          ``SplitMix64(seed)`` and dealt in slot order into the slots that are not locked;
+          the slots that receive an ace become the gaps;
+        - after the runs (Montana, Blue Moon, Red Moon): the cards that are not locked, in
+          deck order, are shuffled the same way and dealt in slot order into the slots that
+          are not locked, except the first of each row, right after its run, which is its gap.
         """
+        variant = self._variant
         layout = self._layout
+        cols = variant.cols
         runs = self._locked_runs()
-        locked_cards = {layout[r * COLS + c] for r, run in enumerate(runs) for c in range(run)}
+        locked_cards = {layout[start + c] for start, run in zip(_ROW_STARTS, runs, strict=True) for c in range(run)}
+        new = bytearray(layout)
+        if variant.gaps_after_runs:
+            cards = [code for code in range(52) if code not in locked_cards and code in layout]
+            fisher_yates(cards, SplitMix64(seed))
+            taken = 0
+            for start, run in zip(_ROW_STARTS, runs, strict=True):
+                width = cols - run - 1
+                new[start + run] = GAP
+                new[start + run + 1 : start + cols] = bytes(cards[taken : taken + width])
+                taken += width
+            return Position._make(bytes(new), tuple(start + run for start, run in zip(_ROW_STARTS, runs)), variant)
         cards = [code for code in range(52) if code not in locked_cards]
         fisher_yates(cards, SplitMix64(seed))
         dealt = bytes(cards).translate(_ACES_TO_GAPS)
-        new = bytearray(layout)
         taken = 0
-        for r, run in enumerate(runs):
-            width = COLS - run
-            new[r * COLS + run : (r + 1) * COLS] = dealt[taken : taken + width]
+        for start, run in zip(_ROW_STARTS, runs, strict=True):
+            width = cols - run
+            new[start + run : start + cols] = dealt[taken : taken + width]
             taken += width
         find = new.find
         a = find(GAP)
         b = find(GAP, a + 1)
         c = find(GAP, b + 1)
-        return Position._make(bytes(new), (a, b, c, find(GAP, c + 1)))
+        return Position._make(bytes(new), (a, b, c, find(GAP, c + 1)), variant)
 
 
 # Setting the slots through their descriptors skips the refusing __setattr__ at C speed.
 _new_position = object.__new__
 _set_layout = Position.__dict__["_layout"].__set__
 _set_gaps = Position.__dict__["_gaps"].__set__
+_set_variant = Position.__dict__["_variant"].__set__
 
 
-def _parse_layout(text: str) -> bytes:
+def _walled(cells: bytes) -> bytes:
+    """4 rows of 13 cells as the 56 bytes of a position: a wall closes each row."""
+    return b"".join(cells[r * 13 : r * 13 + 13] + _WALL_BYTE for r in range(ROWS))
+
+
+def _parse_layout(text: str, variant: Variant) -> bytes:
     if not isinstance(text, str):
         raise InvalidNotation(f"a position is text, not {type(text).__name__}")
+    cols = variant.cols
     rows = [row.split() for row in text.upper().split("/")]
-    if len(rows) == ROWS and all(len(row) == COLS for row in rows):
+    if len(rows) == ROWS and all(len(row) == cols for row in rows):
+        byte_of = _BYTE_OF_MOON if variant.aces_stay else _BYTE_OF
         try:  # the common case, a valid position, in a few C calls; anything odd is explained below
-            layout = bytes([_BYTE_OF[token] for row in rows for token in row])
-            cards = layout.replace(_GAP_BYTE, b"")
-            if len(cards) == 48 and len(set(cards)) == 48:
-                return layout
+            cells = bytes([byte_of[token] for row in rows for token in row])
+            cards = cells.replace(_GAP_BYTE, b"")
+            if (
+                len(cards) == variant.cards
+                and len(set(cards)) == variant.cards
+                and (not variant.aces_stay or sorted(cells[::cols]) == list(_ACES))
+            ):
+                return _walled(cells) if cols == 13 else cells
         except KeyError:
             pass
-    raise _why_invalid(text)
+    raise _why_invalid(text, variant)
 
 
-# Every token a position may hold, by byte; aces and "/" are in none.
+# Every token a position may hold, by byte; "/" is in none, and aces only where they stay.
 _BYTE_OF = {**{token: code for code, token in enumerate(_TOKENS) if code not in _ACES}, GAP_TOKEN: GAP}
+_BYTE_OF_MOON = {**{token: code for code, token in enumerate(_TOKENS)}, GAP_TOKEN: GAP}
 _GAP_BYTE = bytes([GAP])
 
 
-def _why_invalid(text: str) -> InvalidNotation:
+def _why_invalid(text: str, variant: Variant) -> InvalidNotation:
     """The error that says what is wrong with ``text``, and where."""
+    cols = variant.cols
     rows = text.split("/")
     if len(rows) != ROWS:
         return InvalidNotation(f"a position has {ROWS} rows separated by '/', this has {len(rows)}")
@@ -577,18 +760,22 @@ def _why_invalid(text: str) -> InvalidNotation:
     gaps = 0
     for r, row in enumerate(rows):
         tokens = row.split()
-        if len(tokens) != COLS:
-            return InvalidNotation(f"row {r} has {len(tokens)} slots, not {COLS}")
+        if len(tokens) != cols:
+            return InvalidNotation(f"row {r} has {len(tokens)} slots, not {cols}")
         for c, token in enumerate(tokens):
             upper = token.upper()
             if upper == GAP_TOKEN:
+                if variant.aces_stay and c == 0:
+                    return InvalidNotation(f"row {r}, column 0: in {variant.name} an ace stands there, never a gap")
                 gaps += 1
                 continue
             code = _CODE_OF.get(upper)
             if code is None:
                 return InvalidNotation(f"row {r}, column {c}: unknown token {token!r}")
-            if code in _ACES:
+            if code in _ACES and not variant.aces_stay:
                 return InvalidNotation(f"row {r}, column {c}: an ace ({upper}) is never on the table")
+            if variant.aces_stay and (code in _ACES) != (c == 0):
+                return InvalidNotation(f"row {r}, column {c}: in {variant.name} the aces, and only they, stand in column 0")
             if code in seen:
                 first = seen[code]
                 return InvalidNotation(
@@ -598,22 +785,44 @@ def _why_invalid(text: str) -> InvalidNotation:
     return InvalidNotation(f"a position has exactly 4 gaps, this has {gaps}")
 
 
-def deal(number: int) -> Position:
-    """The opening position of deal ``number`` (1 .. 2**63-1); the same forever.
+def deal(number: int, variant: Variant | str | None = None) -> Position:
+    """The opening position of deal ``number`` (1 .. 2**63-1) of ``variant`` (Addiction when
+    not given); the same forever (docs/RULES.md, "Deal").
 
-    The deck in deck order (suits S H D C, ranks A..K) is shuffled by
-    :func:`fisher_yates` with ``SplitMix64(number)``, laid out row by row, and the
-    aces are taken out.
+    The deck in deck order (suits S H D C, ranks A..K) is shuffled by :func:`fisher_yates`
+    with ``SplitMix64(number)``; then, by the variant's opening:
+
+    - aces out (Addiction, Montana, Spaces): laid out row by row, and the aces taken out;
+    - aces moved (Blue Moon): laid out row by row in columns 1..13, then the aces, in slot
+      order, moved to column 0 of rows 0, 1, 2, 3; the slots they left are the gaps;
+    - aces first (Red Moon): the aces head the rows in column 0 in suit order (S H D C from
+      the top), column 1 is the four gaps, and the other 48 cards, in the shuffled order,
+      are laid out row by row in columns 2..13.
     """
+    variant = variant_of(variant)
     if isinstance(number, bool) or not isinstance(number, int) or number not in DEAL_NUMBERS:
         raise ValueError(f"a deal number is an integer from 1 to {MAX_DEAL}, not {number!r}")
     deck = list(range(52))
     fisher_yates(deck, SplitMix64(number))
-    layout = bytes(GAP if code % 13 == 0 else code for code in deck)
-    return Position._make(layout, tuple(i for i, c in enumerate(layout) if c == GAP))
+    if variant.opening == "aces out":
+        layout = _walled(bytes(GAP if code % 13 == 0 else code for code in deck))
+    elif variant.opening == "aces moved":
+        new = bytearray()
+        for r in range(ROWS):
+            new += bytes([GAP]) + bytes(deck[r * 13 : r * 13 + 13])
+        aces = [i for i, code in enumerate(new) if code in _ACES]
+        for row, i in enumerate(aces):
+            new[row * STRIDE] = new[i]
+            new[i] = GAP
+        layout = bytes(new)
+    else:
+        rest = [code for code in deck if code not in _ACES]
+        layout = b"".join(bytes([ace, GAP, *rest[r * 12 : r * 12 + 12]]) for r, ace in enumerate(_ACES))
+    return Position._make(layout, tuple(i for i, c in enumerate(layout) if c == GAP), variant)
 
 
-WON = " / ".join(" ".join(_TOKENS[s * 13 + r] for r in range(1, 13)) + " --" for s in range(4))
+WON = ADDICTION.won
+"""The won table of Addiction (and Montana and Spaces); each variant has its own, Variant.won."""
 
 
 # --------------------------------------------------------------------------- games
@@ -642,19 +851,20 @@ class ActionKind(str, enum.Enum):
     RESIGN = "resign"
 
 
-SHUFFLES = 3
+SHUFFLES = ADDICTION.shuffles
+"""Addiction's shuffles, three, the most any variant has."""
 
 
-def shuffles_left(shuffles_used: int) -> int:
-    """The shuffles a game has left after ``shuffles_used``: three a game (docs/RULES.md, "Shuffles")."""
-    return SHUFFLES - shuffles_used
+def shuffles_left(shuffles_used: int, variant: Variant | str | None = None) -> int:
+    """The shuffles a game of ``variant`` has left after ``shuffles_used``: three a game of
+    Addiction, two of the others (docs/RULES.md, "Shuffles")."""
+    return variant_of(variant).shuffles - shuffles_used
 
 
 MAX_ACTIONS = 5_000
 """The most actions (moves, undos, redos and shuffles) a game may have: the action that reaches it
 ends the game as lost (docs/RULES.md, "End of the game").  Real games take a few hundred."""
 _PLAYING, _WON, _LOST = Status.PLAYING, Status.WON, Status.LOST
-_WON_GAPS = (12, 25, 38, 51)
 
 
 class GameState(NamedTuple):
@@ -685,13 +895,18 @@ class GameState(NamedTuple):
     undone: tuple[Move, ...] = ()
 
     @classmethod
-    def start(cls, *, deal_number: int, seed: int) -> GameState:
-        """A new game of deal ``deal_number`` whose shuffles come from the secret ``seed``."""
-        return cls(deal(deal_number), seed, deal_number)
+    def start(cls, *, deal_number: int, seed: int, variant: Variant | str | None = None) -> GameState:
+        """A new game of deal ``deal_number`` of ``variant`` (Addiction when not given) whose
+        shuffles come from the secret ``seed``."""
+        return cls(deal(deal_number, variant), seed, deal_number)
+
+    @property
+    def variant(self) -> Variant:
+        return self.position._variant
 
     @property
     def shuffles_left(self) -> int:
-        return shuffles_left(self.shuffles_used)
+        return self.position._variant.shuffles - self.shuffles_used
 
     @property
     def can_undo(self) -> bool:
@@ -759,11 +974,17 @@ class GameState(NamedTuple):
     def _move_at(self, slot: Slot | None, to: Slot | None = None) -> Move:
         if slot is None:
             raise ValueError("a move needs the move or the slot clicked")
+        cols = self.position._variant.cols
+        for named in (slot, to):
+            if named is not None and named[1] >= cols:
+                raise IllegalMove(Refusal.NOT_A_GAP, f"slot {slot_name(named)} is not on this table")
         if to is not None:
             card = self.position.card_at(slot)
             if card is None:
                 raise IllegalMove(Refusal.CANNOT_MOVE, f"slot {slot_name(slot)} holds no card")
-            return Move(card, slot, to)
+            if card[0] == "A":
+                raise IllegalMove(Refusal.CANNOT_MOVE, f"{card} at {slot_name(slot)} never moves")
+            return Move(card, slot, to, cols)
         move = self.position.move_for_slot(slot)
         if move is not None:
             return move
@@ -779,7 +1000,8 @@ class GameState(NamedTuple):
             raise IllegalAction(Refusal.GAME_OVER, f"the game is over ({self.status.value})")
         position = self.position.play(move)
         state = self._replace(position=position, moves=self.moves + 1, history=(*self.history, move), undone=())
-        if position._gaps == _WON_GAPS or self.shuffles_used == SHUFFLES or state.actions >= MAX_ACTIONS:
+        variant = position._variant
+        if position._gaps == variant.won_gaps or self.shuffles_used == variant.shuffles or state.actions >= MAX_ACTIONS:
             return _settled(state)
         return state
 
@@ -807,7 +1029,7 @@ class GameState(NamedTuple):
         return state._replace(undone=self.undone[:-1]) if state.status is _PLAYING else state
 
     def shuffle(self) -> GameState:
-        """Use one of the three shuffles; it can never be undone, nor can any move before it."""
+        """Use one of the game's shuffles; it can never be undone, nor can any move before it."""
         self._check_playing()
         if self.shuffles_left <= 0:
             raise IllegalAction(Refusal.NO_SHUFFLE_LEFT, "no shuffle left")
@@ -901,7 +1123,8 @@ class Hint(NamedTuple):
         return SHUFFLE_NOW
 
     @classmethod
-    def parse(cls, text: str) -> Hint:
+    def parse(cls, text: str, cols: int = COLS) -> Hint:
+        """Read a hint's text for a table ``cols`` wide."""
         if text == HintKind.SHUFFLE.value:
             return SHUFFLE_NOW
         if text == HintKind.NOTHING.value:
@@ -910,7 +1133,7 @@ class Hint(NamedTuple):
             src, dst = text.split(">")
         except ValueError:
             raise InvalidNotation(f"not a hint: {text!r} (expected like '1-4>1-5', 'shuffle' or 'none')") from None
-        return cls(HintKind.MOVE, parse_slot(src), parse_slot(dst))
+        return cls(HintKind.MOVE, parse_slot(src, cols), parse_slot(dst, cols))
 
     def __str__(self) -> str:
         if self.kind is HintKind.MOVE:
@@ -926,9 +1149,10 @@ def _settled(state: GameState) -> GameState:
     """Apply the rules that end a game by themselves: a win, stuck with no shuffle left, or
     the game's :data:`MAX_ACTIONS`-th action."""
     position = state.position
-    if position._gaps == _WON_GAPS and position.is_won():
+    variant = position._variant
+    if position._gaps == variant.won_gaps and position.is_won():
         return state._replace(status=_WON)
-    if state.shuffles_used == SHUFFLES and position.is_stuck():
+    if state.shuffles_used == variant.shuffles and position.is_stuck():
         return state._replace(status=_LOST)
     if state.moves + state.shuffles_used >= MAX_ACTIONS:
         return state._replace(status=_LOST)

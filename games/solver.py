@@ -12,9 +12,11 @@ Two questions, one search (docs/RULES.md; issue 11):
 Both are deterministic and bounded by a number of positions searched, never by the
 clock, so a position gets the same answer on every machine.
 
-The search keeps its own compact table: a position is its 52 bytes (a card code
-``suit * 13 + rank``, 0xFF for a gap, as in the engine), which also key the
-transposition table.  What the game's structure gives it:
+The search keeps its own compact table: a position is 56 bytes, 14 a row (a card code
+``suit * 13 + rank``, 0xFF for a gap, as in the engine, and on a 13-column table a wall
+0xFE closing each row), which also key the transposition table.  Every variant of the
+family plays the same moves, so one search serves them all: where the aces stay (Blue Moon,
+Red Moon) they head the runs in column 0 and never move.  What the game's structure gives it:
 
 - locked cards never move (except a 2 in column 0), so a position is judged first by
   how many cards are locked: a shuffle re-deals every other card;
@@ -48,7 +50,7 @@ import enum
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
-from games.engine import COLS, GameState, Move, Position
+from games.engine import GameState, Move, Position
 
 __all__ = [
     "ANALYSIS_BUDGET",
@@ -75,13 +77,18 @@ DEFAULT_BUDGET = 20_000
 """Positions a hint or a solve may search by default: at most about 0.2 s on one core."""
 
 _GAP = 0xFF
+_WALL = 0xFE  # column 13 of a 13-column table
+_STRIDE = 14  # slot index = row * 14 + col on every table, as in the engine
+_WIDE = 14  # the widest table (Blue Moon, Red Moon)
 _TWOS = (1, 14, 27, 40)
+# The cards that may start a row's run in column 0: a 2, or an ace where the aces stay (where
+# they are out, no ace is ever on the table, so one set serves every variant).
+_HEADS = frozenset((0, 1, 13, 14, 26, 27, 39, 40))
 _TOKENS = tuple(r + s for s in "SHDC" for r in "A23456789TJQK")
 _CODE_OF = {token: code for code, token in enumerate(_TOKENS)}
 # _NEXT[byte] is the card that may follow it to its right, or -1 (after a King or a gap).
 _NEXT = tuple((c + 1) if c < 52 and c % 13 != 12 else -1 for c in range(256))
-_WON_LOCKED = 48
-_ROW_STARTS = (0, 13, 26, 39)
+_ROW_STARTS = (0, 14, 28, 42)
 # Which moves a search plays (see _moves): every move; a move into a run's frontier alone, and
 # a 2 leaving column 0 only to lock its 3 (greedy); every move but such a 2 (patient).
 _EVERY, _GREEDY, _PATIENT = 0, 1, 2
@@ -219,7 +226,9 @@ def search_win(position: Position, budget: int = DEEP_BUDGET) -> SolveResult:
 def _deep(layout: bytes, budget: int, forced: int) -> tuple[list[Move] | None, int]:
     """Depth-first search for a win, as :func:`_explore` orders it, keeping only the path."""
     runs = _runs(layout)
-    if sum(runs) == _WON_LOCKED:
+    full = _full_run(layout)
+    won_locked = 4 * full
+    if sum(runs) == won_locked:
         return [], 0
     seen = {hash(layout)}
     path: list[tuple[int, int, int]] = []  # path[d - 1]: the move that led to the position at depth d
@@ -242,14 +251,14 @@ def _deep(layout: bytes, budget: int, forced: int) -> tuple[list[Move] | None, i
             if digest in seen:
                 continue
             add(digest)
-            if src % COLS == 0 or gap % COLS == runs[gap // COLS]:
+            if src % _STRIDE == 0 or gap % _STRIDE == runs[gap // _STRIDE]:
                 child_runs = _runs_after(key, runs, src, gap)
-                if sum(child_runs) == _WON_LOCKED:
+                if sum(child_runs) == won_locked:
                     moves = [*path, (card, src, gap)]
-                    return [Move(_TOKENS[c], divmod(s, COLS), divmod(g, COLS)) for c, s, g in moves], nodes
+                    return [_move(c, s, g) for c, s, g in moves], nodes
             else:
                 child_runs = runs
-            children.append((score_of(key, child_runs), key, child_runs, card, src, gap))
+            children.append((score_of(key, child_runs, full), key, child_runs, card, src, gap))
         if len(children) > 1:
             children.sort()  # the most promising last, to be searched first
         for _, key, child_runs, card, src, gap in children:
@@ -397,19 +406,30 @@ class _Exploration(NamedTuple):
 
 
 def _layout_of(position: Position) -> bytes:
-    return bytes(_GAP if token is None else _CODE_OF[token] for row in position.rows() for token in row)
+    """The search's table: 14 bytes a row, a wall closing each row of a 13-column table."""
+    cells = bytearray()
+    for row in position.rows():
+        cells += bytes(_GAP if token is None else _CODE_OF[token] for token in row)
+        if len(row) < _WIDE:
+            cells.append(_WALL)
+    return bytes(cells)
+
+
+def _full_run(layout: bytes) -> int:
+    """The run of a finished row: 2..K, or A..K on a table of 14 columns (the aces stay)."""
+    return 12 if layout[_WIDE - 1] == _WALL else 13
 
 
 def _runs(layout: bytes) -> tuple[int, ...]:
-    return tuple(_run(layout, r * COLS) for r in range(4))
+    return tuple(_run(layout, start) for start in _ROW_STARTS)
 
 
 def _run(layout: bytes, start: int) -> int:
     """How many cards are locked in the row that starts at slot ``start``."""
-    if layout[start] not in _TWOS:
+    if layout[start] not in _HEADS:
         return 0
     i = start + 1
-    end = start + COLS
+    end = start + _WIDE  # a wall, where there is one, ends every run before it
     while i < end and layout[i] == _NEXT[layout[i - 1]]:
         i += 1
     return i - start
@@ -419,26 +439,27 @@ def _runs_after(layout: bytes, runs, src: int, gap: int) -> tuple[int, ...]:
     """The runs of ``layout``, reached from a position with ``runs`` by a move from ``src`` to
     ``gap`` that can change them: out of column 0, or into a run's frontier."""
     changed = list(runs)
-    changed[src // COLS] = _run(layout, src - src % COLS)
-    changed[gap // COLS] = _run(layout, gap - gap % COLS)
+    changed[src // _STRIDE] = _run(layout, src - src % _STRIDE)
+    changed[gap // _STRIDE] = _run(layout, gap - gap % _STRIDE)
     return tuple(changed)
 
 
-def _score(layout: bytes, runs) -> int:
+def _score(layout: bytes, runs, full: int) -> int:
     """How promising a position is: locked cards first, then the rows one move from growing."""
     ready = 0
     start = 0
     for run in runs:
-        if run != 12:
+        if run != full:
             card = layout[start + run]
             if card == _GAP:
                 ready += 2
-            elif run and card % 13 != 1:
-                # The card standing in the way can leave if the slot right of its predecessor is a gap.
+            elif run:
+                # The card standing in the way can leave if the slot right of its predecessor is a
+                # gap (a 2's predecessor, an ace, is on the table only where the aces stay).
                 before = layout.find(card - 1)
-                if before % COLS != 12 and layout[before + 1] == _GAP:
+                if before >= 0 and before % _STRIDE != _WIDE - 1 and layout[before + 1] == _GAP:
                     ready += 1
-        start += COLS
+        start += _STRIDE
     return (runs[0] + runs[1] + runs[2] + runs[3]) * 16 + ready
 
 
@@ -449,11 +470,13 @@ def _explore(layout: bytes, budget: int, *, forced: int) -> _Exploration:
     moves it plays: :data:`_EVERY`, :data:`_GREEDY` or :data:`_PATIENT` (see :func:`_moves`).
     """
     runs = _runs(layout)
+    full = _full_run(layout)
+    won_locked = 4 * full
     start_locked = sum(runs)
     # parents[position] = (its parent, card, source, gap, depth); depths shrink when a shorter way is seen.
     # (Any: a parent entry is a tuple or None, and the search reads it without narrowing.)
     parents: dict[bytes, Any] = {layout: None}
-    if start_locked == _WON_LOCKED:
+    if start_locked == won_locked:
         return _Exploration(parents, layout, False, layout, 0, True)
     # The best positions other than the start: with no shuffle left, even a worse one beats giving up.
     best, best_score, best_locked = [layout], -1, start_locked
@@ -478,13 +501,13 @@ def _explore(layout: bytes, budget: int, *, forced: int) -> _Exploration:
                     parents[key] = (lay, card, src, gap, depth)
                 continue
             parents[key] = (lay, card, src, gap, depth)
-            if src % COLS == 0 or gap % COLS == runs[gap // COLS]:
+            if src % _STRIDE == 0 or gap % _STRIDE == runs[gap // _STRIDE]:
                 child_runs = _runs_after(key, runs, src, gap)
-                if sum(child_runs) == _WON_LOCKED:
+                if sum(child_runs) == won_locked:
                     return _Exploration(parents, key, True, key, nodes, False)
             else:
                 child_runs = runs
-            score = score_of(key, child_runs)
+            score = score_of(key, child_runs, full)
             if score >= best_score:
                 if score > best_score:
                     best, best_score, best_locked = [], score, sum(child_runs)
@@ -509,18 +532,18 @@ def _moves(layout: bytes, runs, forced: int) -> list[tuple[int, int, int]]:
     gap = -1
     for _ in range(4):
         gap = find(_GAP, gap + 1)
-        col = gap % COLS
+        col = gap % _STRIDE
         if col:
             card = _NEXT[layout[gap - 1]]
             if card >= 0:
-                if forced == _GREEDY and col == runs[gap // COLS]:
+                if forced == _GREEDY and col == runs[gap // _STRIDE]:
                     moves = [(card, find(card), gap)]  # the move into a run's frontier, alone
                     break
                 moves.append((card, find(card), gap))
             continue
         for two in _TWOS:
             src = find(two)
-            if forced and src % COLS == 0 and (runs[src // COLS] > 1 or layout[gap + 1] != two + 1):
+            if forced and src % _STRIDE == 0 and (runs[src // _STRIDE] > 1 or layout[gap + 1] != two + 1):
                 # A 2 in column 0 changes rows only to lock its 3 there: leading a run, it would
                 # only unlock it, and alone it could make the hints go round in circles.
                 continue
@@ -528,11 +551,16 @@ def _moves(layout: bytes, runs, forced: int) -> list[tuple[int, int, int]]:
     return moves
 
 
+def _move(card: int, src: int, dst: int) -> Move:
+    """The engine's move of ``card`` from slot index ``src`` to ``dst``."""
+    return Move(_TOKENS[card], divmod(src, _STRIDE), divmod(dst, _STRIDE), _WIDE)
+
+
 def _line(parents: dict, target: bytes) -> list[Move]:
     """The moves that lead from the searched position to ``target``."""
     line = []
     while (step := parents[target]) is not None:
         target, card, src, dst, _ = step
-        line.append(Move(_TOKENS[card], divmod(src, COLS), divmod(dst, COLS)))
+        line.append(_move(card, src, dst))
     line.reverse()
     return line

@@ -252,7 +252,7 @@ def test_what_is_not_a_slot_name_is_refused(text):
         parse_slot(text)
 
 
-@pytest.mark.parametrize("slot", [(4, 0), (0, 13), (-1, 0), ("1", 2)])
+@pytest.mark.parametrize("slot", [(4, 0), (0, 14), (-1, 0), ("1", 2)])
 def test_a_slot_off_the_table_has_no_name(slot):
     with pytest.raises(ValueError, match="not a slot"):
         slot_name(slot)
