@@ -1,14 +1,15 @@
 """Hint strength (issues 11 and 27): how many games following the hints wins, and how fast they answer.
 
 Run: python benchmarks/hint_strength.py [--tuning 1:200] [--holdout 500000:1000] [--deep-budget N]
-     [--budget N] [--processes 2] [--seed 2026] [--save FILE] [--paired FILE]
+     [--budget N] [--processes 2] [--seed 2026] [--variant addiction] [--save FILE] [--paired FILE]
 
 Two sets of deals, every time: the deals the search was tuned on (--tuning) and a hold-out
 that nothing is ever chosen on (--holdout, far from them; at least 1,000 deals for a figure
 quoted as final).  Each deal gets its own random game seed from the benchmark's generator
 (--seed and the deal number, so a deal has the same seed in every run and two versions
 compared play the same games): the seed decides the shuffles, as a real game's secret
-does, and the hint never sees it.
+does, and the hint never sees it.  --variant plays another game of the family (issue 29:
+montana, spaces, blue-moon, red-moon); a set given as FIRST:0 is left out.
 
 A game is played as the site plays it for a player who follows every hint
 (``solver.follow_hints``):
@@ -41,7 +42,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from games import solver  # noqa: E402
-from games.engine import GameState  # noqa: E402
+from games.engine import VARIANTS, GameState  # noqa: E402
 
 
 def game_seed(seed: int, deal_number: int) -> int:
@@ -49,10 +50,10 @@ def game_seed(seed: int, deal_number: int) -> int:
     return random.Random(f"{seed}:{deal_number}").getrandbits(128)
 
 
-def play(job: tuple[str, int, int, int, int]) -> dict:
+def play(job: tuple[str, int, int, int, int, str]) -> dict:
     """Play one game by the hints (``solver.follow_hints``); returns what happened and what each hint cost."""
-    name, deal_number, seed, budget, deep_budget = job
-    game = GameState.start(deal_number=deal_number, seed=seed)
+    name, deal_number, seed, budget, deep_budget, variant = job
+    game = GameState.start(deal_number=deal_number, seed=seed, variant=variant)
     followed = solver.follow_hints(game, budget=budget, deep_budget=deep_budget, clock=time.perf_counter)
     return {
         "set": name,
@@ -133,13 +134,14 @@ def main() -> None:
     )
     parser.add_argument("--processes", type=int, default=2)
     parser.add_argument("--seed", type=int, default=2026, help="seeds the benchmark's own generator")
+    parser.add_argument("--variant", default="addiction", choices=list(VARIANTS), help="the game of the family played")
     parser.add_argument("--save", help="write each game's outcome here (JSON)")
     parser.add_argument("--paired", help="compare game by game with outcomes saved by an earlier run")
     args = parser.parse_args()
 
-    sets = {"tuning": deals(args.tuning), "hold-out": deals(args.holdout)}
+    sets = {name: numbers for name, numbers in (("tuning", deals(args.tuning)), ("hold-out", deals(args.holdout))) if numbers}
     jobs = [
-        (name, n, game_seed(args.seed, n), args.budget, args.deep_budget)
+        (name, n, game_seed(args.seed, n), args.budget, args.deep_budget, args.variant)
         for name, numbers in sets.items()
         for n in numbers
     ]
@@ -148,7 +150,7 @@ def main() -> None:
         results = pool.map(play, jobs, chunksize=1)
     wall = time.perf_counter() - began
     print(
-        f"budget {args.budget} positions a hint, background search {args.deep_budget}, "
+        f"{VARIANTS[args.variant].name}: budget {args.budget} positions a hint, background search {args.deep_budget}, "
         f"seed {args.seed}, {args.processes} processes, {wall:.0f} s"
     )
     for name in sets:

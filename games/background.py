@@ -100,7 +100,7 @@ def analyse(game: Game) -> tuple[list[dict], int | None, int]:
     nodes, fewest, last_line, last_start = 0, None, [], 0
     for number, start in enumerate(starts):
         end = starts[number + 1] - 1 if number + 1 < len(starts) else kept.last
-        positions = [engine.Position.parse(rows[i][1]) for i in range(start, end + 1)]
+        positions = [engine.Position.parse(rows[i][1], game.variant) for i in range(start, end + 1)]
         last = number == len(starts) - 1
         found = solver.analyse_stretch(
             positions,
@@ -138,7 +138,7 @@ def analyse(game: Game) -> tuple[list[dict], int | None, int]:
 def known_hint(position: engine.Position) -> engine.Hint | None:
     """The hint at ``position`` if it is on a winning line a background search found."""
     move = KnownStep.objects.filter(position=position_key(position)).values_list("move", flat=True).first()
-    return engine.Hint.parse(move) if move else None
+    return engine.Hint.parse(move, position.variant.cols) if move else None
 
 
 def search_queue(position: engine.Position) -> bool:
@@ -149,11 +149,11 @@ def search_queue(position: engine.Position) -> bool:
     return queue_work(StretchSearch, position=key)
 
 
-def stretch_search(notation: str) -> bool:
-    """Search for an outright win from a position (``solver.search_win``, once a position) and
-    keep every position of a line found as a :class:`~games.models.KnownStep`.  Returns
-    whether this call did the work."""
-    position = engine.Position.parse(notation)
+def stretch_search(notation: str, variant: str = engine.ADDICTION.key) -> bool:
+    """Search for an outright win from a position of ``variant`` (``solver.search_win``, once a
+    position) and keep every position of a line found as a :class:`~games.models.KnownStep`.
+    Returns whether this call did the work."""
+    position = engine.Position.parse(notation, variant)
     key = position_key(position)
     if not claim_work(StretchSearch, position=key):
         return False

@@ -4,6 +4,17 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from games import engine
+from games.models import Variant
+
+
+class VariantField(forms.ChoiceField):
+    """Which game of the family (games.models.Variant); not given, Addiction."""
+
+    def __init__(self, **kwargs):
+        super().__init__(choices=Variant.choices, required=False, label=_("Game"), **kwargs)
+
+    def clean(self, value) -> str:
+        return super().clean(value) or Variant.ADDICTION
 
 
 class NewGameForm(forms.Form):
@@ -14,6 +25,13 @@ class NewGameForm(forms.Form):
         max_value=engine.DEAL_NUMBERS.stop - 1,
         help_text=_("Leave empty for a random deal."),
     )
+    variant = VariantField()
+
+
+class DealStartForm(forms.Form):
+    """The deal page's button: which variant's deal it starts."""
+
+    variant = VariantField()
 
 
 class ActionForm(forms.Form):
@@ -24,7 +42,9 @@ class ActionForm(forms.Form):
 
 class SlotField(forms.CharField):
     """A slot, posted as ``ROW-COL`` and read by the engine's one reader of that notation
-    (engine.parse_slot); cleaned, it is the engine's (row, col)."""
+    (engine.parse_slot); cleaned, it is the engine's (row, col).  Any table's slot passes here,
+    column 13 too (Blue Moon, Red Moon): the game's own width is checked when the game is read
+    (services.game_act, OffTable)."""
 
     default_error_messages = {"invalid": _("Not a slot.")}
 
@@ -37,7 +57,7 @@ class SlotField(forms.CharField):
         if not text:
             return None
         try:
-            return engine.parse_slot(text)
+            return engine.parse_slot(text, engine.MAX_COLS)
         except engine.InvalidNotation:
             raise forms.ValidationError(self.error_messages["invalid"], code="invalid") from None
 

@@ -13,6 +13,26 @@ from games import engine
 STATUS_WORDS = {engine.Status.PLAYING: _("playing"), engine.Status.WON: _("won"), engine.Status.LOST: _("lost")}
 
 
+class Variant(models.TextChoices):
+    """The games of the family (engine.VARIANTS, docs/RULES.md, "The variants"), by the key the
+    engine gives each, with the name the site shows."""
+
+    ADDICTION = engine.ADDICTION.key, _("Addiction")
+    MONTANA = engine.MONTANA.key, _("Montana")
+    SPACES = engine.SPACES.key, _("Spaces")
+    BLUE_MOON = engine.BLUE_MOON.key, _("Blue Moon")
+    RED_MOON = engine.RED_MOON.key, _("Red Moon")
+
+    @classmethod
+    def named(cls, key: str | None) -> "Variant":
+        """The variant a page's ``?variant=`` names; Addiction for anything else."""
+        return cls(key) if key in cls.values else cls.ADDICTION
+
+    @property
+    def rules(self) -> engine.Variant:
+        return engine.variant_of(self.value)
+
+
 def daily_closes_at(day: date) -> datetime:
     """When a day's ranked daily games stop counting: the end of the UTC day (docs/RULES.md,
     "The daily deal"); actions after it play on as practice."""
@@ -39,6 +59,8 @@ class Game(models.Model):
     each logged action keeps the ``undo_top`` that followed it, so an undo reads two log
     rows whatever the game's length.
     """
+
+    Variant = Variant
 
     class Status(models.TextChoices):
         """The engine's statuses (engine.Status), with the words the admin shows."""
@@ -75,6 +97,13 @@ class Game(models.Model):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE, related_name="games", db_index=False
     )
     guest_token = models.CharField(max_length=64, blank=True, db_index=True)
+    variant = models.CharField(
+        max_length=10,
+        choices=Variant.choices,
+        default=Variant.ADDICTION,
+        db_default=Variant.ADDICTION,
+        help_text=_("The game of the family it plays: its table, its shuffles and its boards."),
+    )
     deal_number = models.BigIntegerField()
     seed = models.CharField(max_length=40, help_text=_("The secret shuffle seed, a decimal integer."))
     seed_sha256 = models.CharField(max_length=64)
@@ -162,7 +191,17 @@ class Game(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"Game {self.pk} (deal {self.deal_number}, {self.status})"
+        return f"Game {self.pk} ({self.variant} deal {self.deal_number}, {self.status})"
+
+    @property
+    def rules(self) -> engine.Variant:
+        """The engine's variant this game plays."""
+        return engine.variant_of(self.variant)
+
+    @property
+    def cols(self) -> int:
+        """The width of its table: 13, or 14 where the aces stay."""
+        return self.rules.cols
 
     # The game's rule questions are the engine's, asked of the columns that hold the answers.
     @property
@@ -181,7 +220,7 @@ class Game(models.Model):
 
     @property
     def shuffles_left(self) -> int:
-        return engine.shuffles_left(self.shuffles_used)
+        return engine.shuffles_left(self.shuffles_used, self.variant)
 
     @property
     def tops(self) -> engine.Tops:
@@ -202,7 +241,7 @@ class Game(models.Model):
 
     def hint_at(self, version: int) -> engine.Hint | None:
         """The hint found for the game at ``version`` (the one kept is the latest asked for), or None."""
-        return engine.Hint.parse(self.hint) if self.hint and self.hint_version == version else None
+        return engine.Hint.parse(self.hint, self.cols) if self.hint and self.hint_version == version else None
 
     @property
     def seed_shown(self) -> bool:
@@ -235,7 +274,7 @@ class Game(models.Model):
             built = (
                 columns,
                 engine.GameState(
-                    position=engine.Position.parse(self.position),
+                    position=engine.Position.parse(self.position, self.variant),
                     seed=int(self.seed),
                     deal_number=self.deal_number,
                     moves=self.moves,
@@ -256,7 +295,16 @@ class Game(models.Model):
         self._engine_state = self._state_columns(), state._replace(history=(), undone=())
 
     def _state_columns(self) -> tuple:
-        return (self.position, self.moves, self.shuffles_used, self.status, self.resigned, self.seed, self.deal_number)
+        return (
+            self.position,
+            self.moves,
+            self.shuffles_used,
+            self.status,
+            self.resigned,
+            self.seed,
+            self.deal_number,
+            self.variant,
+        )
 
 
 class Action(models.Model):

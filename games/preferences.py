@@ -7,12 +7,15 @@ from __future__ import annotations
 from django.http import HttpRequest
 from django.utils.translation import get_language
 
+from games.models import Variant
+
 MARK_MOVABLE_COOKIE = "addiction_mark_movable"  # "0" when the player turned the marking off
 THEME_COOKIE = "addiction_theme"  # "light" or "dark"; none (or "auto") follows the device
 MOTION_COOKIE = "addiction_motion"  # "on" or "off"; none (or "auto") follows the device
 DECK_COOKIE = "addiction_deck"  # "four": a four-colour deck; none: the usual red and black
 FACE_COOKIE = "addiction_face"  # "large": a large index (rank) on every card; none: the usual face
 SOUND_COOKIE = "addiction_sound"  # "on": small sounds for moves, shuffles and wins; none: silence
+VARIANT_COOKIE = "addiction_variant"  # the variant of the last game started here: the home page's default
 
 
 def marks_movable(request: HttpRequest) -> bool:
@@ -32,6 +35,13 @@ def chosen(request: HttpRequest) -> dict:
         "sound": request.COOKIES.get(SOUND_COOKIE) == "on",
         "face": "large" if request.COOKIES.get(FACE_COOKIE) == "large" else "usual",
     }
+
+
+def chosen_variant(request: HttpRequest) -> str:
+    """The variant the home page offers: the one its ``?variant=`` names, else the one this
+    browser last started a game of (docs/RULES.md, "The variants"), else Addiction."""
+    asked = request.GET.get("variant")
+    return Variant.named(asked if asked in Variant.values else request.COOKIES.get(VARIANT_COOKIE)).value
 
 
 def drawn_as(request: HttpRequest) -> str:

@@ -103,7 +103,7 @@ def hint_words(hint: engine.Hint, position: engine.Position) -> str:
 def line_words(line: str) -> list[str]:
     """A line of moves in notation ("7H:1-4>1-5 ...", or "" for none), each said in the active language."""
     words = []
-    for move in map(engine.Move.parse, line.split()):
+    for move in (engine.Move.parse(text, engine.MAX_COLS) for text in line.split()):
         words.append(
             _("%(card)s from row %(row)s, column %(col)s to row %(to_row)s, column %(to_col)s")
             % {"card": card_name(move.card), **where(move.src), **where(move.dst, "to_")}
@@ -121,7 +121,7 @@ def step_words(kind: str, move: str, moves: int, shuffles_left: int) -> str:
     if kind == engine.ActionKind.MOVE:
         return _("Move %(number)s: %(move)s") % {"number": moves, "move": line_words(move)[0]}
     if kind == engine.ActionKind.UNDO:
-        taken = engine.Move.parse(move)
+        taken = engine.Move.parse(move, engine.MAX_COLS)
         return _("Move %(number)s: undone, %(card)s back to row %(row)s, column %(col)s") % {
             "number": moves,
             "card": card_name(taken.card),
@@ -140,16 +140,16 @@ def said_words(kind: str, move: str, shuffles_left: int) -> str:
     "Undone: Seven of hearts back to row 2, column 9", "Shuffled: 2 left"; "" for giving up,
     which the result says."""
     if kind == engine.ActionKind.MOVE:
-        played = engine.Move.parse(move)
+        played = engine.Move.parse(move, engine.MAX_COLS)
         return _("%(card)s to row %(row)s, column %(col)s") % {"card": card_name(played.card), **where(played.dst)}
     if kind == engine.ActionKind.UNDO:
-        taken = engine.Move.parse(move)
+        taken = engine.Move.parse(move, engine.MAX_COLS)
         return _("Undone: %(card)s back to row %(row)s, column %(col)s") % {
             "card": card_name(taken.card),
             **where(taken.src),
         }
     if kind == engine.ActionKind.REDO:
-        again = engine.Move.parse(move)
+        again = engine.Move.parse(move, engine.MAX_COLS)
         return _("Redone: %(card)s to row %(row)s, column %(col)s") % {
             "card": card_name(again.card),
             **where(again.dst),
@@ -247,13 +247,14 @@ class TableFacts(NamedTuple):
     hinted: dict[engine.Slot, str]
     over: bool
     replay: bool
+    cols: int = engine.COLS  # 14 where the aces stay (Blue Moon, Red Moon)
 
     def slot(self, row: int, col: int) -> SlotView:
         place = (row, col)
         return SlotView(
             row,
             col,
-            self.tokens[row * engine.COLS + col],
+            self.tokens[row * self.cols + col],
             place in self.locked,
             place in self.movable,
             place in self.dead,
@@ -264,8 +265,8 @@ class TableFacts(NamedTuple):
         )
 
     def slots(self) -> list[list[SlotView]]:
-        """The table as 4 rows of 13 slots."""
-        return [[self.slot(row, col) for col in range(engine.COLS)] for row in range(engine.ROWS)]
+        """The table as 4 rows of 13 slots (14 where the aces stay)."""
+        return [[self.slot(row, col) for col in range(self.cols)] for row in range(engine.ROWS)]
 
     def changed_from(self, before: TableFacts) -> list[SlotView]:
         """The slots drawn otherwise than in the table ``before``, row after row: those whose
@@ -273,7 +274,7 @@ class TableFacts(NamedTuple):
         if (self.over, self.replay) != (before.over, before.replay):
             return [view for row in self.slots() for view in row]
         pairs = enumerate(zip(self.tokens, before.tokens, strict=True))
-        places = {divmod(i, engine.COLS) for i, (now, was) in pairs if now != was}
+        places = {divmod(i, self.cols) for i, (now, was) in pairs if now != was}
         places |= (self.movable ^ before.movable) | (self.locked ^ before.locked) | (self.dead ^ before.dead)
         for now, was in ((self.fits, before.fits), (self.hinted, before.hinted)):
             places |= {place for place in now.keys() | was.keys() if now.get(place) != was.get(place)}
@@ -309,6 +310,7 @@ def table_facts(state: engine.GameState, *, replay: bool = False, hint: engine.H
         hinted={hint.src: "from", hint.dst: "to"} if hint and hint.kind is engine.HintKind.MOVE else {},  # type: ignore[dict-item]
         over=over,
         replay=replay,
+        cols=position.variant.cols,
     )
 
 
@@ -344,6 +346,7 @@ class Actions:
 
     game_pk: int
     deal_number: int
+    variant: str
     over: bool
     won: bool
     signed_in: bool
@@ -393,6 +396,7 @@ def status_bar_context(request: SiteRequest, game: Game, note: str = "", logged:
     actions = Actions(
         game_pk=game.pk,
         deal_number=game.deal_number,
+        variant=game.variant,
         over=game.is_over,
         won=game.status == engine.Status.WON,
         signed_in=request.user.is_authenticated,
@@ -508,6 +512,34 @@ def hint_wait_words(wait: int) -> str:
         "Too many hints were asked for from here. Try again in %(seconds)d seconds.",
         wait,
     ) % {"seconds": wait}
+
+
+class VariantChoice(NamedTuple):
+    """One game of the family as the home page offers it: its key, its name, its rules in a line."""
+
+    key: str
+    name: str
+    summary: str
+
+
+VARIANT_SUMMARIES = {
+    Game.Variant.ADDICTION: gettext_lazy("48 cards, the aces out; 3 shuffles, after which the gaps fall anywhere."),
+    Game.Variant.MONTANA: gettext_lazy(
+        "48 cards, the aces out; 2 shuffles, after which each row's gap stands right after its run."
+    ),
+    Game.Variant.SPACES: gettext_lazy("Addiction with 2 shuffles instead of 3."),
+    Game.Variant.BLUE_MOON: gettext_lazy(
+        "All 52 cards in rows of 14, the aces moved to head the rows; runs from the ace; 2 shuffles."
+    ),
+    Game.Variant.RED_MOON: gettext_lazy(
+        "The aces head the rows with a gap after each, the other 48 cards dealt after them; 2 shuffles."
+    ),
+}
+
+
+def variant_choices() -> list[VariantChoice]:
+    """The variants, Addiction first, each with its rules in a line (docs/RULES.md, "The variants")."""
+    return [VariantChoice(v.value, str(v.label), str(VARIANT_SUMMARIES[v])) for v in Game.Variant]
 
 
 @dataclass(frozen=True)

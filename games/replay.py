@@ -47,14 +47,15 @@ def replay_states(game: Game) -> Iterator[Step]:
     undo and redo can reach), and the engine is given only the move an undo or a redo needs.
     As in a stored game's state, ``history`` is empty.
     """
-    state = engine.GameState.start(deal_number=game.deal_number, seed=int(game.seed))
+    state = engine.GameState.start(deal_number=game.deal_number, seed=int(game.seed), variant=game.variant)
+    cols = game.cols
     tops = engine.Tops()
     played_by: dict[int, engine.Move] = {}  # action number -> the move it played or took back
     tops_after: dict[int, engine.Tops] = {0: tops}  # action number -> the tops it left
     yield Step(None, state, 0)
     log = game.actions.order_by("number").values_list(*LoggedAction._fields)
     for action in map(LoggedAction._make, log.iterator(chunk_size=1000)):
-        move = engine.Move.parse(action.move) if action.move else None
+        move = engine.Move.parse(action.move, cols) if action.move else None
         kind = engine.ActionKind(action.kind)
         below = 0
         if kind is engine.ActionKind.UNDO and tops.can_undo(state.status):
@@ -115,6 +116,7 @@ class KeptReplay(NamedTuple):
     rows: tuple[tuple, ...]
     error: str
     wrong_tops: int
+    variant: str = engine.ADDICTION.key
 
     @property
     def last(self) -> int:
@@ -124,7 +126,7 @@ class KeptReplay(NamedTuple):
     def step(self, number: int) -> Step:
         action, position, moves, shuffles_used, status, resigned, undo_top, redo_top = self.rows[number]
         state = engine.GameState(
-            position=engine.Position.parse(position),
+            position=engine.Position.parse(position, self.variant),
             seed=self.seed,
             deal_number=self.deal_number,
             moves=moves,
@@ -153,7 +155,7 @@ def kept_replay(game: Game, *, compute: bool = True, fresh: bool = False) -> Kep
     ``manage.py verify_games``) plays the log again whatever is kept."""
     kept = cache.get(_kept_key(game)) if game.is_over and not fresh else None
     if kept is not None:
-        return KeptReplay(game.deal_number, int(game.seed), *pickle.loads(zlib.decompress(kept)))
+        return KeptReplay(game.deal_number, int(game.seed), *pickle.loads(zlib.decompress(kept)), variant=game.variant)
     if not compute:
         return None
     rows, error, wrong = [], "", 0
@@ -178,4 +180,4 @@ def kept_replay(game: Game, *, compute: bool = True, fresh: bool = False) -> Kep
     if game.is_over:
         packed = zlib.compress(pickle.dumps((tuple(rows), error, wrong), protocol=pickle.HIGHEST_PROTOCOL))
         cache.set(_kept_key(game), packed, KEPT_SECONDS)
-    return KeptReplay(game.deal_number, int(game.seed), tuple(rows), error, wrong)
+    return KeptReplay(game.deal_number, int(game.seed), tuple(rows), error, wrong, game.variant)

@@ -46,9 +46,9 @@ def my_games(owner: Owner) -> tuple[QuerySet[Game], QuerySet[Game]]:
     return playing, finished
 
 
-def game_in_progress_of_deal(owner: Owner, deal_number: int) -> Game | None:
-    """The owner's game of this deal in progress, the last played, or None."""
-    return my_games(owner)[0].filter(deal_number=deal_number).first()
+def game_in_progress_of_deal(owner: Owner, deal_number: int, variant: str = "addiction") -> Game | None:
+    """The owner's game of this deal of ``variant`` in progress, the last played, or None."""
+    return my_games(owner)[0].filter(deal_number=deal_number, variant=variant).first()
 
 
 def my_games_pages(

@@ -39,6 +39,15 @@ class NotStarted(Exception):
         self.game = game
 
 
+class OffTable(Exception):
+    """A slot posted that is no slot of this game's table (column 13 of a 13-column table):
+    a malformed post, like one naming no slot at all; nothing changed."""
+
+    def __init__(self, game: Game):
+        super().__init__(f"game {game.pk} has {game.cols} columns")
+        self.game = game
+
+
 class StaleVersion(Exception):
     """The page was drawn from an older version of ``game`` (another tab, a double click)."""
 
@@ -79,9 +88,10 @@ def game_start(
     daily: date | None = None,
     seed: str | None = None,
     sealed: bool = False,
+    variant: str = engine.ADDICTION.key,
     now: datetime | None = None,
 ) -> Game:
-    """A new game of ``deal_number`` (a random deal when None) for ``owner``, its clock
+    """A new game of ``deal_number`` (a random deal when None) of ``variant`` for ``owner``, its clock
     running from ``now``: from the moment the start answers, its owner can know the deal
     (docs/RULES.md, "Counting").
 
@@ -106,9 +116,11 @@ def game_start(
     if deal_number is None:
         deal_number, origin = secrets.randbelow(engine.DRAWN_DEALS) + 1, Game.Origin.RANDOM
     seed = seed or str(secrets.randbits(128))
-    state = engine.GameState.start(deal_number=deal_number, seed=int(seed))
+    rules = engine.variant_of(variant)
+    state = engine.GameState.start(deal_number=deal_number, seed=int(seed), variant=rules)
     now = now or timezone.now()
     game = Game(
+        variant=rules.key,
         deal_number=deal_number,
         seed=seed,
         seed_sha256=seed_digest(seed),
@@ -174,6 +186,8 @@ def game_act(
     now = now or timezone.now()
     if game.starts_later(now):
         raise NotStarted(game)
+    if any(named is not None and named[1] >= game.cols for named in (slot, to)):
+        raise OffTable(game)
     if game.version != version:
         raise StaleVersion(game)
     state, below = game.state(), 0
@@ -273,7 +287,7 @@ def position_hint(state: engine.GameState) -> engine.Hint:
     kept = cache.get(key)
     if kept is not None:
         metrics.HINTS.labels("cache").inc()
-        return engine.Hint.parse(kept)
+        return engine.Hint.parse(kept, state.variant.cols)
     with metrics.HINT_SECONDS.time():
         advice = engine.Hint.of(solver.hint(state.position, state.shuffles_left))
     metrics.HINTS.labels("search").inc()
@@ -293,7 +307,7 @@ def _log_step(game: Game, top: int, column: str) -> tuple[engine.Move, int]:
         )
     }
     move, _below = rows[top]
-    return engine.Move.parse(move), rows[top - 1][1] if top > 1 else 0
+    return engine.Move.parse(move, game.cols), rows[top - 1][1] if top > 1 else 0
 
 
 # The columns an action changes; the rest of a game is written once, when it starts.

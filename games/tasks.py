@@ -16,8 +16,8 @@ def analyse_game(game_id: int) -> bool:
 
 
 @task()
-def search_stretch(notation: str) -> bool:
-    return background.stretch_search(notation)
+def search_stretch(notation: str, variant: str = engine.ADDICTION.key) -> bool:
+    return background.stretch_search(notation, variant)
 
 
 def analysis_ask(game_id: int) -> None:
@@ -29,4 +29,4 @@ def analysis_ask(game_id: int) -> None:
 def search_ask(position: engine.Position) -> None:
     """Ask for the background search for a win from ``position`` (docs/RULES.md, "Hints")."""
     if background.search_queue(position):
-        search_stretch.enqueue(str(position))
+        search_stretch.enqueue(str(position), position.variant.key)

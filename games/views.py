@@ -27,7 +27,7 @@ from django_htmx.http import reswap, trigger_client_event
 from addiction_site.limits import TOO_MANY_REQUESTS, too_many, wait_seconds, with_retry_after
 from addiction_site.ownership import SiteRequest, become_guest, set_lasting_cookie
 from games import engine, pace
-from games.forms import ActionForm, MoveForm, NewGameForm, SettingsForm
+from games.forms import ActionForm, DealStartForm, MoveForm, NewGameForm, SettingsForm
 from games.models import Game
 from games.preferences import (
     DECK_COOKIE,
@@ -36,7 +36,9 @@ from games.preferences import (
     MOTION_COOKIE,
     SOUND_COOKIE,
     THEME_COOKIE,
+    VARIANT_COOKIE,
     chosen,
+    chosen_variant,
     drawn_as,
 )
 from games.presenters import (
@@ -50,11 +52,13 @@ from games.presenters import (
     status_bar_context,
     table_context,
     table_facts,
+    variant_choices,
 )
 from games.selectors import game_in_progress_of_deal, game_of, my_games, my_games_pages
 from games.services import (
     ActionRefused,
     NotStarted,
+    OffTable,
     Played,
     StaleVersion,
     TooManyGames,
@@ -68,13 +72,29 @@ from games.services import (
 
 @require_safe
 def home(request: SiteRequest) -> HttpResponse:
-    return _home(request, NewGameForm())
+    response = _home(request, NewGameForm(), chosen_variant(request))
+    patch_vary_headers(response, ["Cookie"])
+    return response
 
 
-def _home(request: SiteRequest, form: NewGameForm, status: int = 200, too_many: int | None = None) -> HttpResponse:
+def _home(
+    request: SiteRequest, form: NewGameForm, variant: str, status: int = 200, too_many: int | None = None
+) -> HttpResponse:
     # Today's daily deal has its part of the page from the daily app (daily/templatetags).
-    context = {"form": form, "games": my_games(request.owner)[0][:10], "too_many": too_many}
+    context = {
+        "form": form,
+        "games": my_games(request.owner)[0][:10],
+        "too_many": too_many,
+        "variant": Game.Variant(variant),
+        "variants": variant_choices(),
+    }
     return render(request, "games/home.html", context, status=status)
+
+
+def _remember_variant(response: HttpResponse, variant: str) -> HttpResponse:
+    """Keep the variant of a game just started as this browser's default (the home page's)."""
+    set_lasting_cookie(response, VARIANT_COOKIE, variant)
+    return response
 
 
 # A start refused because the player has too many games in progress (TooManyGames) answers
@@ -89,14 +109,15 @@ TOO_MANY_GAMES_STATUS = 409
 def game_new(request: SiteRequest) -> HttpResponse:
     form = NewGameForm(request.POST)
     if not form.is_valid():
-        return _home(request, form, status=400)
+        return _home(request, form, Game.Variant.named(request.POST.get("variant")), status=400)
     if wait := wait_seconds(request, "start"):  # each start stores a game, and perhaps a guest
         return too_many(request, wait)
+    variant = form.cleaned_data["variant"]
     try:
-        game = game_start(owner=become_guest(request), deal_number=form.cleaned_data["deal_number"])
+        game = game_start(owner=become_guest(request), deal_number=form.cleaned_data["deal_number"], variant=variant)
     except TooManyGames as refusal:
-        return _home(request, form, status=TOO_MANY_GAMES_STATUS, too_many=refusal.limit)
-    return redirect("games:detail", pk=game.pk)
+        return _home(request, form, variant, status=TOO_MANY_GAMES_STATUS, too_many=refusal.limit)
+    return _remember_variant(redirect("games:detail", pk=game.pk), variant)
 
 
 @require_safe
@@ -106,27 +127,33 @@ def deal_page(request: SiteRequest, deal_number: int) -> HttpResponse:
     sees the deal's page, whose button starts one (``deal_start``).  Either way it changes
     nothing: links are followed by crawlers and prefetchers too, so a GET makes no game, no
     guest and no session."""
-    game = game_in_progress_of_deal(request.owner, deal_number)
+    variant = Game.Variant.named(request.GET.get("variant"))
+    game = game_in_progress_of_deal(request.owner, deal_number, variant)
     if game is not None:
         return redirect("games:detail", pk=game.pk)
-    return render(request, "games/deal.html", {"deal_number": deal_number})
+    return render(request, "games/deal.html", {"deal_number": deal_number, "variant": variant})
 
 
 @require_POST
 def deal_start(request: SiteRequest, deal_number: int) -> HttpResponse:
-    """Start a new game of the deal (the deal page's button), even if one is in progress."""
+    """Start a new game of the deal of the variant posted (the deal page's button), even if
+    one is in progress."""
+    form = DealStartForm(request.POST)
+    if not form.is_valid():
+        return render(request, "games/deal.html", {"deal_number": deal_number, "variant": Game.Variant.ADDICTION}, status=400)
+    variant = Game.Variant(form.cleaned_data["variant"])
     if wait := wait_seconds(request, "start"):
         return too_many(request, wait)
     try:
-        game = game_start(owner=become_guest(request), deal_number=deal_number)
+        game = game_start(owner=become_guest(request), deal_number=deal_number, variant=variant)
     except TooManyGames as refusal:
         return render(
             request,
             "games/deal.html",
-            {"deal_number": deal_number, "too_many": refusal.limit},
+            {"deal_number": deal_number, "variant": variant, "too_many": refusal.limit},
             status=TOO_MANY_GAMES_STATUS,
         )
-    return redirect("games:detail", pk=game.pk)
+    return _remember_variant(redirect("games:detail", pk=game.pk), variant)
 
 
 def _owned_game(request: SiteRequest, pk: int) -> Game:
@@ -234,6 +261,8 @@ def game_action(request: SiteRequest, pk: int, kind: str) -> HttpResponse:
             if not request.htmx:
                 return redirect("games:detail", pk=waiting.game.pk)
             return _countdown(request, waiting.game, timezone.now(), status=409)
+        except OffTable as off:
+            game, note, status = off.game, _("That request was not understood."), 400
         except StaleVersion as stale:
             game, note, status = stale.game, str(STALE), 409
         except ActionRefused as refusal:

@@ -11,7 +11,8 @@ class BoardEntry(models.Model):
     """A player's best ranked win on one board, kept up to date as games are won.
 
     One row per (player, board, scope): the scope is ``all``, a week (``week:2026-W48``),
-    a day (``day:2026-11-29``) or a deal (``deal:12345``).  Keeping the best per player
+    a day (``day:2026-11-29``) or a deal (``deal:12345``), of Addiction; another variant's
+    scopes carry its key before them (``montana/all``, records/scopes.py).  Keeping the best per player
     here makes every board page a single indexed range scan, however many games exist.
     """
 
@@ -29,7 +30,7 @@ class BoardEntry(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="board_entries", db_index=False
     )
     board = models.CharField(max_length=5, choices=Board.choices)
-    scope = models.CharField(max_length=32)
+    scope = models.CharField(max_length=48)
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="board_entries")
     first = models.BigIntegerField(help_text=_("The board's figure: milliseconds, or moves."))
     second = models.BigIntegerField(help_text=_("The other figure, which breaks ties."))

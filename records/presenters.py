@@ -21,7 +21,7 @@ def replay_context(game: Game, step: int, replayed: Replayed) -> dict:
     action, state = replayed.shown.action, replayed.shown.state  # type: ignore[union-attr]  # a step found
     slots = table_slots(state, replay=True)
     if action is not None and action.kind in (engine.ActionKind.MOVE, engine.ActionKind.REDO, engine.ActionKind.UNDO):
-        move = engine.Move.parse(action.move)
+        move = engine.Move.parse(action.move, engine.MAX_COLS)
         row, col = move.src if action.kind == engine.ActionKind.UNDO else move.dst
         slots[row][col] = slots[row][col]._replace(moved=True)
     analysis = analysis_words(game)

@@ -3,6 +3,8 @@
 from functools import lru_cache
 
 from django import template
+from django.urls import reverse
+from django.utils.http import urlencode
 from django.template.loader import render_to_string
 from django.utils.safestring import SafeString
 from django.utils.translation import get_language
@@ -10,6 +12,15 @@ from django.utils.translation import get_language
 from games.presenters import AnalysisWords, SlotView, analysis_words, review_note
 
 register = template.Library()
+
+
+@register.simple_tag
+def variant_url(name: str, *args, variant: str = "addiction") -> str:
+    """The URL ``name`` (with ``args``) of one variant's page: a deal's, its board's, the boards'.
+    Addiction's pages keep their addresses; another variant's add ``?variant=`` (docs/RULES.md,
+    "The variants")."""
+    url = reverse(name, args=args)
+    return url if variant in ("", "addiction") else f"{url}?{urlencode({'variant': variant})}"
 
 
 @register.simple_tag

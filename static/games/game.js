@@ -178,11 +178,12 @@
     var slot = event.target.closest && event.target.closest("#grid button.slot");
     if (!slot || event.altKey || event.metaKey) return;
     var rc = slot.dataset.slot.split("-").map(Number), row = rc[0], col = rc[1];
+    var cols = slotAt("0-13") ? 14 : 13;  // Blue Moon and Red Moon have a 14th column
     var step = { ArrowLeft: [0, -1], ArrowRight: [0, 1], ArrowUp: [-1, 0], ArrowDown: [1, 0] }[event.key];
     if (step && turned()) step = [step[1], step[0]];  // upright on a phone, a row of the game runs down the screen
-    if (step) { row = (row + step[0] + 4) % 4; col = (col + step[1] + 13) % 13; }
+    if (step) { row = (row + step[0] + 4) % 4; col = (col + step[1] + cols) % cols; }
     else if (event.key === "Home") { col = 0; if (event.ctrlKey) row = 0; }
-    else if (event.key === "End") { col = 12; if (event.ctrlKey) row = 3; }
+    else if (event.key === "End") { col = cols - 1; if (event.ctrlKey) row = 3; }
     else return;
     var next = slotAt(row + "-" + col);
     if (next) { next.focus(); event.preventDefault(); }

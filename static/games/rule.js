@@ -3,16 +3,18 @@
 // once here; the server's engine (games/engine.py, Position.move_for_slot) decides all the same,
 // and tests/browser/test_rule.py compares the two on positions the engine draws.
 //
-// A table is an object from slot names ("R-C", row 0-3, column 0-12) to the card there ("7H")
-// or "" for a gap.
+// A table is an object from slot names ("R-C", row 0-3, column 0-12, or 0-13 on the table of
+// Blue Moon and Red Moon, where the aces stay in column 0) to the card there ("7H") or "" for a gap.
 (function () {
   "use strict";
-  var RANKS = "23456789TJQK";
-  var ROWS = 4, COLS = 13;
+  var RANKS = "A23456789TJQK";
+  var ROWS = 4;
+  // The table's width: 13, or 14 where the aces stay.
+  function colsOf(table) { return table["0-13"] === undefined ? 13 : 14; }
 
   function name(row, col) { return row + "-" + col; }
   function rowCol(slot) { return slot.split("-").map(Number); }
-  // The card one rank higher of the same suit, "" after a King (or for a gap).
+  // The card one rank higher of the same suit, "" after a King (or for a gap); a 2 after an ace.
   function successor(card) {
     var rank = card ? RANKS.indexOf(card[0]) : -1;
     return rank >= 0 && rank < RANKS.length - 1 ? RANKS[rank + 1] + card[1] : "";
@@ -33,7 +35,7 @@
   function moveFor(table, slot, to) {
     var card = table[slot];
     if (to) return card && fits(table, card, to) ? { from: slot, to: to } : null;
-    var row, col;
+    var row, col, COLS = colsOf(table);
     if (card) {  // the gap it fits, the topmost for a 2
       for (row = 0; row < ROWS; row++) {
         for (col = 0; col < COLS; col++) {
@@ -67,10 +69,10 @@
   // the cards in place from column 0 (locked), the other cards a click moves (movable), the
   // gaps nothing can fill (dead).
   function marks(table) {
-    var locked = {}, movable = {}, dead = {};
+    var locked = {}, movable = {}, dead = {}, COLS = colsOf(table);
     for (var row = 0; row < ROWS; row++) {
       var col = 0, card = table[name(row, 0)];
-      if (card && card[0] === "2") {
+      if (card && (card[0] === "2" || card[0] === "A")) {  // a run starts with a 2, or the ace where they stay
         locked[name(row, 0)] = true;
         for (col = 1; col < COLS && table[name(row, col)] && table[name(row, col)] === successor(table[name(row, col - 1)]); col++) {
           locked[name(row, col)] = true;
