@@ -1,11 +1,25 @@
 """The boards' scopes, written once (docs/RULES.md, "Leaderboards"): which board a win
-stands on is a scope string kept in ``BoardEntry.scope``."""
+stands on is a scope string kept in ``BoardEntry.scope``.  Addiction's scopes are the bare
+ones (as they were before the other variants came); another variant's are its key, a slash,
+then the scope: ``montana/all``, ``blue-moon/deal:12345``."""
 
 from __future__ import annotations
 
 from datetime import date
 
 ALL = "all"
+ADDICTION = "addiction"
+
+
+def of_variant(scope: str, variant: str) -> str:
+    """``scope`` on the boards of ``variant``: ``montana/week:2026-W48``; Addiction's as it is."""
+    return scope if variant == ADDICTION else f"{variant}/{scope}"
+
+
+def variant_and_scope(scope: str) -> tuple[str, str]:
+    """The variant a kept scope belongs to, and the scope within it: what :func:`of_variant` joined."""
+    variant, slash, rest = scope.partition("/")
+    return (variant, rest) if slash else (ADDICTION, scope)
 
 
 def week_scope(day: date) -> str:

@@ -60,7 +60,8 @@ def personal_bests(game: Game) -> list[tuple[BoardEntry, int]]:
 def scope_wins(owner_id: int, scope: str) -> QuerySet[Game]:
     """A player's ranked wins that stand in ``scope`` (records.services.board_scopes decides
     which scopes a win enters; this is the same rule read the other way)."""
-    wins = Game.objects.filter(owner_id=owner_id, status=engine.Status.WON, ranked=True)
+    variant, scope = scopes.variant_and_scope(scope)
+    wins = Game.objects.filter(owner_id=owner_id, status=engine.Status.WON, ranked=True, variant=variant)
     kind, _colon, value = scope.partition(":")
     if kind == "daily":
         return wins.filter(origin=Game.Origin.DAILY, daily=date.fromisoformat(value))
@@ -103,6 +104,7 @@ def board_page(*, board: str, scope: str, page: str | int | None) -> Page:
             "finished_at",
             "user__username",
             "game__deal_number",
+            "game__variant",
             "game__status",
             "game__daily",
             "game__sealed",
@@ -170,10 +172,12 @@ class Profile:
         return self.played - self.won
 
 
-def profile_of(user) -> Profile:
-    """A player's record, from their finished games in one query."""
+def profile_of(user, variant: str = scopes.ADDICTION) -> Profile:
+    """A player's record in one variant of the family (their figures are split by variant:
+    a time of Montana is no time of Addiction), from their finished games in one query."""
     rows = list(
         owned_games(Owner(user_id=user.pk, guest_token=""))
+        .filter(variant=variant)
         .exclude(status=engine.Status.PLAYING)
         .order_by("finished_at", "id")
         .values_list("status", "ranked", "finished_at", "elapsed_ms", "moves", "assisted", "verdict", "origin", "daily")
@@ -241,9 +245,10 @@ def profile_player(username: str) -> tuple[User, bool] | None:
     return player, Player.objects.filter(user=player, hidden_from_boards=True).exists()
 
 
-def profile_entries(player: User) -> QuerySet[BoardEntry]:
-    """A player's all-time board entries, as their profile lists them."""
-    return on_boards(BoardEntry.objects.filter(user=player, scope=scopes.ALL)).order_by("board")
+def profile_entries(player: User, variant: str = scopes.ADDICTION) -> QuerySet[BoardEntry]:
+    """A player's all-time board entries in ``variant``, as their profile lists them."""
+    scope = scopes.of_variant(scopes.ALL, variant)
+    return on_boards(BoardEntry.objects.filter(user=player, scope=scope)).order_by("board")
 
 
 def finished_game(owner: Owner, pk: int, *, staff: bool = False) -> tuple[Game | None, bool]:

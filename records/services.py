@@ -33,9 +33,10 @@ def board_scopes(game: Game) -> list[str]:
         return []
     deal = scopes.deal_scope(game.deal_number)
     if game.origin != Game.Origin.RANDOM:
-        return [deal]
+        return [scopes.of_variant(deal, game.variant)]
     day = utc_day(game.finished_at)  # a win has finished
-    return [scopes.ALL, scopes.week_scope(day), scopes.day_scope(day), deal]
+    kept = [scopes.ALL, scopes.week_scope(day), scopes.day_scope(day), deal]
+    return [scopes.of_variant(scope, game.variant) for scope in kept]  # each variant has boards of its own
 
 
 def boards_enter(*, game: Game) -> None:

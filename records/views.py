@@ -11,6 +11,7 @@ from django.views.decorators.http import require_safe
 from addiction_site.limits import too_many, wait_seconds
 from addiction_site.ownership import SiteRequest
 from games.clock import utc_day
+from games.models import Variant
 from games.presenters import analysis_words
 from games.replay import kept_replay
 from games.selectors import game_analysis, game_pace
@@ -37,23 +38,28 @@ from records.services import game_verify
 def leaderboard(request: SiteRequest) -> HttpResponse:
     """The global boards (wins of random deals), with today's daily board first."""
     board = BoardEntry.Board.named(request.GET.get("board"))
+    variant = Variant.named(request.GET.get("variant"))
     period = request.GET.get("period", "all")
     if period not in PERIODS:
         period = "all"
     now = timezone.now()
-    page = board_page(board=board, scope=period_scope(period, now), page=request.GET.get("page"))
+    scope = scopes.of_variant(period_scope(period, now), variant)
+    page = board_page(board=board, scope=scope, page=request.GET.get("page"))
     today = utc_day(now)
+    addiction = variant == Variant.ADDICTION  # the daily deal is Addiction's (docs/RULES.md, "The daily deal")
     return render(
         request,
         "records/leaderboard.html",
         {
             "board": board,
+            "variant": variant,
+            "variants": Variant.choices,
             "period": period,
             "page": page,
             "boards": BoardEntry.Board.choices,
             "periods": [("all", _("All time")), ("week", _("This week (UTC)")), ("today", _("Today (UTC)"))],
             "today": today,
-            "daily_top": board_page(board=board, scope=scopes.daily_scope(today), page=1),
+            "daily_top": board_page(board=board, scope=scopes.daily_scope(today), page=1) if addiction else None,
             "show_deal_column": True,
         },
     )
@@ -63,11 +69,19 @@ def leaderboard(request: SiteRequest) -> HttpResponse:
 def deal_leaderboard(request: SiteRequest, deal_number: int) -> HttpResponse:
     # The URL's converter (addiction_site/converters.py) takes only numbers of a deal.
     board = BoardEntry.Board.named(request.GET.get("board"))
-    page = board_page(board=board, scope=scopes.deal_scope(deal_number), page=request.GET.get("page"))
+    variant = Variant.named(request.GET.get("variant"))
+    scope = scopes.of_variant(scopes.deal_scope(deal_number), variant)
+    page = board_page(board=board, scope=scope, page=request.GET.get("page"))
     return render(
         request,
         "records/leaderboard.html",
-        {"board": board, "page": page, "boards": BoardEntry.Board.choices, "deal_number": deal_number},
+        {
+            "board": board,
+            "page": page,
+            "boards": BoardEntry.Board.choices,
+            "deal_number": deal_number,
+            "variant": variant,
+        },
     )
 
 
@@ -79,16 +93,19 @@ def profile(request: SiteRequest, username: str) -> HttpResponse:
     player, hidden = found
     if hidden and request.user != player and not request.user.is_staff:
         raise Http404(_("No such player."))  # staff hid them from the boards: their page goes too
-    record = profile_of(player)
+    variant = Variant.named(request.GET.get("variant"))
+    record = profile_of(player, variant)
     return render(
         request,
         "records/profile.html",
         {
             "player": player,
+            "variant": variant,
+            "variants": Variant.choices,
             "record": record,
             "chart": chart_points(record.wins),
             "hidden": hidden,
-            "board_games": [(entry, rank_of(entry)) for entry in profile_entries(player)],
+            "board_games": [(entry, rank_of(entry)) for entry in profile_entries(player, variant)],
         },
     )
 
