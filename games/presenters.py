@@ -72,6 +72,11 @@ CARD_NAMES = {
     "JC": gettext_lazy("Jack of clubs"),
     "QC": gettext_lazy("Queen of clubs"),
     "KC": gettext_lazy("King of clubs"),
+    # The aces are on the table only in Blue Moon and Red Moon, heading the rows.
+    "AS": gettext_lazy("Ace of spades"),
+    "AH": gettext_lazy("Ace of hearts"),
+    "AD": gettext_lazy("Ace of diamonds"),
+    "AC": gettext_lazy("Ace of clubs"),
 }
 SUIT_SYMBOLS = {"S": "\u2660", "H": "\u2665", "D": "\u2666", "C": "\u2663"}
 RANK_FACES = {"T": "10"}
@@ -549,6 +554,7 @@ class Picture:
     name: str
     slots: list
     caption: str
+    wide: bool = False  # a table of 14 columns (Blue Moon, Red Moon)
 
 
 @lru_cache(maxsize=1)
@@ -599,6 +605,41 @@ def rules_pictures() -> list[Picture]:
             _("After a shuffle: the cards in place stay; the others are dealt again, with 4 new gaps."),
         ),
     ]
+
+
+@lru_cache(maxsize=1)
+def _variant_states() -> tuple:
+    """Each variant's example tables for the rules page: its deal 1, and that deal after a first
+    shuffle (each row's cards in place kept, and for Montana and the moons the gaps right after them)."""
+    tables = []
+    for variant in engine.VARIANTS.values():
+        deal = engine.GameState.start(deal_number=1, seed=2026, variant=variant)
+        tables.append((variant, deal, deal.shuffle()))
+    return tuple(tables)
+
+
+def variant_pictures() -> dict[str, list[Picture]]:
+    """The rules page's pictures of each variant (issue 29): its deal, and its table after a
+    shuffle, by the variant's key with "_" for "-" (``blue_moon``)."""
+    pictures = {}
+    for variant, deal, shuffled in _variant_states():
+        wide = variant.cols == engine.MAX_COLS
+        name = str(Game.Variant(variant.key).label)
+        pictures[variant.key.replace("-", "_")] = [  # names a template can look up
+            Picture(
+                f"{variant.key}-deal",
+                table_slots(deal, replay=True),
+                _("%(game)s: deal #1.") % {"game": name},
+                wide,
+            ),
+            Picture(
+                f"{variant.key}-shuffle",
+                table_slots(shuffled, replay=True),
+                _("%(game)s: deal #1 after a shuffle.") % {"game": name},
+                wide,
+            ),
+        ]
+    return pictures
 
 
 class StretchWords(NamedTuple):

@@ -53,6 +53,7 @@ from games.presenters import (
     table_context,
     table_facts,
     variant_choices,
+    variant_pictures,
 )
 from games.selectors import game_in_progress_of_deal, game_of, my_games, my_games_pages
 from games.services import (
@@ -330,6 +331,7 @@ def rules(request: SiteRequest) -> HttpResponse:
         "fast_move_ms": pace.FAST_MOVE_MS,
         "game_ms_per_move": pace.GAME_MS_PER_MOVE,
         "pictures": rules_pictures(),
+        "variant_pictures": variant_pictures(),
     }
     return render(request, "games/rules.html", context)
 

@@ -3,6 +3,7 @@
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from games.forms import VariantField
 from races.models import Race
 from races.services import CHALLENGE_LENGTHS
 
@@ -21,6 +22,7 @@ class JoinForm(forms.Form):
 
 class OpenForm(JoinForm):
     mode = forms.ChoiceField(label=_("Kind of race"), choices=Race.Mode.choices, initial=Race.Mode.LIVE)
+    variant = VariantField(initial="addiction")
     deal_number = forms.IntegerField(
         label=_("Deal number (leave empty for a random deal)"), required=False, min_value=1, max_value=999_999_999
     )
@@ -32,7 +34,7 @@ class OpenForm(JoinForm):
         choices=[("1h", _("an hour")), ("1d", _("a day")), ("3d", _("three days")), ("7d", _("a week"))],
         initial="1d",
     )
-    field_order = ["name", "mode", "deal_number", "daily", "length"]
+    field_order = ["name", "mode", "variant", "deal_number", "daily", "length"]
 
     def clean_length(self) -> str:
         length = self.cleaned_data["length"]

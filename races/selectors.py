@@ -60,7 +60,7 @@ class Snapshot:
 def standing_of(entry: Entry, now: datetime) -> Standing:
     game = entry.game
     if game is None:
-        return Standing(entry.pk, entry.name, None, WAITING, 0, 0, engine.SHUFFLES, 0)
+        return Standing(entry.pk, entry.name, None, WAITING, 0, 0, engine.shuffles_left(0, entry.race.variant), 0)
     state = game.state()
     if game.status == engine.Status.WON:
         kind = WON

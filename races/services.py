@@ -48,10 +48,18 @@ def entry_of(race: Race, owner: Owner) -> Entry | None:
 
 
 def race_open(
-    *, owner: Owner, name: str, mode: str, deal_number: int | None, length: str = "1d", now: datetime | None = None
+    *,
+    owner: Owner,
+    name: str,
+    mode: str,
+    deal_number: int | None,
+    length: str = "1d",
+    variant: str = engine.ADDICTION.key,
+    now: datetime | None = None,
 ) -> Race:
-    """A new race hosted by ``owner`` (its first player, as ``name``) on ``deal_number`` (a
-    random deal when None), with a secret seed of its own whose SHA-256 is shown from now."""
+    """A new race of ``variant`` hosted by ``owner`` (its first player, as ``name``) on
+    ``deal_number`` (a random deal when None), with a secret seed of its own whose SHA-256 is
+    shown from now."""
     now = now or timezone.now()
     seed = str(secrets.randbits(128))
     race = Race.objects.create(
@@ -62,6 +70,7 @@ def race_open(
         seed=seed,
         seed_sha256=seed_digest(seed),
         mode=mode,
+        variant=variant,
         closes_at=now + CHALLENGE_LENGTHS[length] if mode == Race.Mode.CHALLENGE else None,
     )
     race_join(race=race, owner=owner, name=name, now=now)
@@ -102,7 +111,13 @@ def race_join(*, race: Race, owner: Owner, name: str, now: datetime | None = Non
 
 def _deal(race: Race, owner: Owner, now: datetime | None) -> Game:
     return game_start(
-        owner=owner, deal_number=race.deal_number, origin=Game.Origin.RACE, seed=race.seed, sealed=True, now=now
+        owner=owner,
+        deal_number=race.deal_number,
+        origin=Game.Origin.RACE,
+        seed=race.seed,
+        sealed=True,
+        variant=race.variant,
+        now=now,
     )
 
 
