@@ -139,7 +139,11 @@ def main() -> None:
     parser.add_argument("--paired", help="compare game by game with outcomes saved by an earlier run")
     args = parser.parse_args()
 
-    sets = {name: numbers for name, numbers in (("tuning", deals(args.tuning)), ("hold-out", deals(args.holdout))) if numbers}
+    sets = {
+        name: numbers
+        for name, numbers in (("tuning", deals(args.tuning)), ("hold-out", deals(args.holdout)))
+        if numbers
+    }
     jobs = [
         (name, n, game_seed(args.seed, n), args.budget, args.deep_budget, args.variant)
         for name, numbers in sets.items()

@@ -695,7 +695,9 @@ class Position:
                 new[start + run] = GAP
                 new[start + run + 1 : start + cols] = bytes(cards[taken : taken + width])
                 taken += width
-            return Position._make(bytes(new), tuple(start + run for start, run in zip(_ROW_STARTS, runs)), variant)
+            return Position._make(
+                bytes(new), tuple(start + run for start, run in zip(_ROW_STARTS, runs, strict=True)), variant
+            )
         cards = [code for code in range(52) if code not in locked_cards]
         fisher_yates(cards, SplitMix64(seed))
         dealt = bytes(cards).translate(_ACES_TO_GAPS)
@@ -775,7 +777,9 @@ def _why_invalid(text: str, variant: Variant) -> InvalidNotation:
             if code in _ACES and not variant.aces_stay:
                 return InvalidNotation(f"row {r}, column {c}: an ace ({upper}) is never on the table")
             if variant.aces_stay and (code in _ACES) != (c == 0):
-                return InvalidNotation(f"row {r}, column {c}: in {variant.name} the aces, and only they, stand in column 0")
+                return InvalidNotation(
+                    f"row {r}, column {c}: in {variant.name} the aces, and only they, stand in column 0"
+                )
             if code in seen:
                 first = seen[code]
                 return InvalidNotation(

@@ -627,10 +627,7 @@ def variant_pictures() -> dict[str, list[Picture]]:
         name = str(Game.Variant(variant.key).label)
         pictures[variant.key.replace("-", "_")] = [  # names a template can look up
             Picture(
-                f"{variant.key}-deal",
-                table_slots(deal, replay=True),
-                _("%(game)s: deal #1.") % {"game": name},
-                wide,
+                f"{variant.key}-deal", table_slots(deal, replay=True), _("%(game)s: deal #1.") % {"game": name}, wide
             ),
             Picture(
                 f"{variant.key}-shuffle",

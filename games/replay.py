@@ -155,7 +155,8 @@ def kept_replay(game: Game, *, compute: bool = True, fresh: bool = False) -> Kep
     ``manage.py verify_games``) plays the log again whatever is kept."""
     kept = cache.get(_kept_key(game)) if game.is_over and not fresh else None
     if kept is not None:
-        return KeptReplay(game.deal_number, int(game.seed), *pickle.loads(zlib.decompress(kept)), variant=game.variant)
+        rows, error, wrong = pickle.loads(zlib.decompress(kept))
+        return KeptReplay(game.deal_number, int(game.seed), rows, error, wrong, game.variant)
     if not compute:
         return None
     rows, error, wrong = [], "", 0

@@ -141,7 +141,9 @@ def deal_start(request: SiteRequest, deal_number: int) -> HttpResponse:
     one is in progress."""
     form = DealStartForm(request.POST)
     if not form.is_valid():
-        return render(request, "games/deal.html", {"deal_number": deal_number, "variant": Game.Variant.ADDICTION}, status=400)
+        return render(
+            request, "games/deal.html", {"deal_number": deal_number, "variant": Game.Variant.ADDICTION}, status=400
+        )
     variant = Game.Variant(form.cleaned_data["variant"])
     if wait := wait_seconds(request, "start"):
         return too_many(request, wait)

@@ -3,9 +3,9 @@
 from functools import lru_cache
 
 from django import template
+from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.http import urlencode
-from django.template.loader import render_to_string
 from django.utils.safestring import SafeString
 from django.utils.translation import get_language
 

@@ -74,8 +74,11 @@ def ref_runs(tokens, cols, aces_stay):
         run = 0
         if row[0][0] == head:
             run = 1
-            while run < cols and row[run] != "--" and row[run][1] == row[0][1] and (
-                RANKS.index(row[run][0]) == RANKS.index(row[run - 1][0]) + 1
+            while (
+                run < cols
+                and row[run] != "--"
+                and row[run][1] == row[0][1]
+                and (RANKS.index(row[run][0]) == RANKS.index(row[run - 1][0]) + 1)
             ):
                 run += 1
         runs.append(run)

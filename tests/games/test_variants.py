@@ -131,7 +131,9 @@ def test_a_moon_game_takes_moves_into_column_13_and_its_hint(client):
     hint = game.hint_now
     assert hint is not None and game.assisted
     if hint.kind is engine.HintKind.MOVE:
-        assert game.state().position.is_legal(engine.Move(game.state().position.card_at(hint.src), hint.src, hint.dst, cols=14))
+        assert game.state().position.is_legal(
+            engine.Move(game.state().position.card_at(hint.src), hint.src, hint.dst, cols=14)
+        )
 
 
 @pytest.mark.django_db
@@ -172,7 +174,12 @@ def test_a_win_of_a_variant_replays_verifies_and_ranks_on_its_own_boards_only(va
     assert game_verify(game, fresh=True).ok
     scopes = set(BoardEntry.objects.filter(game=game).values_list("scope", flat=True))
     day = "2026-12-01"
-    assert scopes == {f"{variant.key}/all", f"{variant.key}/week:2026-W49", f"{variant.key}/day:{day}", f"{variant.key}/deal:1"}
+    assert scopes == {
+        f"{variant.key}/all",
+        f"{variant.key}/week:2026-W49",
+        f"{variant.key}/day:{day}",
+        f"{variant.key}/deal:1",
+    }
     client = logged_in(player)
     board = client.get(f"/leaderboards/?variant={variant.key}")
     assert parse_html(board).find(id="board").find_all(data_player=player.username)
