@@ -11,6 +11,7 @@ from games import engine, pace
 from games.models import Game
 from games.presenters import analysis_words, pace_words, step_words, table_slots
 from games.templatetags.games_extras import duration  # the one way a time is written
+from records import scopes
 from records.models import BoardEntry
 from records.selectors import Replayed, previous_best
 
@@ -68,8 +69,13 @@ def pace_chart(found: pace.Pace) -> dict:
     }
 
 
+def _kind(scope: str) -> str:
+    """A kept scope's kind ("all", "week", "day", "daily", "deal"), whatever its variant."""
+    return scopes.variant_and_scope(scope)[1].partition(":")[0]
+
+
 def _scope_words(scope: str) -> str:
-    kind = scope.partition(":")[0]
+    kind = _kind(scope)
     return str(
         {
             "all": _("all time"),
@@ -92,7 +98,7 @@ def record_news(game: Game, bests: list) -> str:
     for board in (BoardEntry.Board.TIME, BoardEntry.Board.MOVES):
         items = sorted(
             ((entry, rank) for entry, rank in bests if entry.board == board),
-            key=lambda item: SCOPE_ORDER.index(item[0].scope.partition(":")[0]),
+            key=lambda item: SCOPE_ORDER.index(_kind(item[0].scope)),
         )
         if not items:
             continue

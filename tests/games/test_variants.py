@@ -181,6 +181,8 @@ def test_a_win_of_a_variant_replays_verifies_and_ranks_on_its_own_boards_only(va
         f"{variant.key}/deal:1",
     }
     client = logged_in(player)
+    end = client.get(f"/game/{game.pk}/")  # the end says the new records, with the variant's scopes in words
+    assert end.status_code == 200 and "all time #1" in text_of(end) and "this deal #1" in text_of(end)
     board = client.get(f"/leaderboards/?variant={variant.key}")
     assert parse_html(board).find(id="board").find_all(data_player=player.username)
     assert "No win on this board yet" in text_of(client.get("/leaderboards/"))
