@@ -151,6 +151,7 @@ def _game(game: Game) -> dict:
     # Never the seed: an unfinished game's must stay secret, and a finished one's is on its verify page.
     return {
         "id": game.pk,
+        "variant": game.variant,
         "deal_number": game.deal_number,
         "status": game.status,
         "resigned": game.resigned,

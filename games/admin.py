@@ -59,6 +59,7 @@ class GameAdmin(RowsByIdAdmin):
     list_display = (
         "pk",
         "owner",
+        "variant",
         "deal_number",
         "origin",
         "daily",
@@ -70,7 +71,7 @@ class GameAdmin(RowsByIdAdmin):
         "removed",
         "finished_at",
     )
-    list_filter = ("status", "origin", "ranked", "assisted", "removed")
+    list_filter = ("variant", "status", "origin", "ranked", "assisted", "removed")
     search_fields = ("owner__username", "deal_number")
     # The seed only once it may be shown to anyone (Game.seed_shown): until then even staff
     # pages show its digest alone, so that no one can learn a game's (or a day's) shuffles.

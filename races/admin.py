@@ -19,8 +19,18 @@ class EntryInline(admin.TabularInline):
 
 @admin.register(Race)
 class RaceAdmin(RowsByIdAdmin):
-    list_display = ("code", "mode", "state", "deal_number", "created_at", "started_at", "closes_at", "closed_at")
-    list_filter = ("mode", "state")
+    list_display = (
+        "code",
+        "mode",
+        "variant",
+        "state",
+        "deal_number",
+        "created_at",
+        "started_at",
+        "closes_at",
+        "closed_at",
+    )
+    list_filter = ("mode", "variant", "state")
     search_fields = ("code",)
     # The seed stays out, as a game's does until it may be shown (games/admin.py).
     exclude = ("seed",)
