@@ -24,11 +24,12 @@ class Standing:
     name: str
     game_id: int | None
     state: str  # waiting (not dealt yet), playing, won, lost or gave-up
-    in_place: int  # cards locked in their rows, of 48
+    in_place: int  # cards locked in their rows, of ``cards``
     moves: int
     shuffles_left: int
     elapsed_ms: int
     version: int = 0  # the game's own version: only ever grows
+    cards: int = 48  # the cards on the race's table: 52 where the aces stay (Blue Moon, Red Moon)
 
 
 @dataclass(frozen=True)
@@ -59,8 +60,9 @@ class Snapshot:
 
 def standing_of(entry: Entry, now: datetime) -> Standing:
     game = entry.game
+    rules = engine.variant_of(entry.race.variant)
     if game is None:
-        return Standing(entry.pk, entry.name, None, WAITING, 0, 0, engine.shuffles_left(0, entry.race.variant), 0)
+        return Standing(entry.pk, entry.name, None, WAITING, 0, 0, rules.shuffles, 0, cards=rules.cards)
     state = game.state()
     if game.status == engine.Status.WON:
         kind = WON
@@ -78,6 +80,7 @@ def standing_of(entry: Entry, now: datetime) -> Standing:
         state.shuffles_left,
         elapsed_at(game, now),
         game.version,
+        rules.cards,
     )
 
 
