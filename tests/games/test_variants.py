@@ -224,3 +224,17 @@ def test_games_from_before_the_variants_are_addictions(before_variants):
     old = Old.objects.create(deal_number=1, **common)
     apps = migrate([("games", "0017_game_variant")])
     assert apps.get_model("games", "Game").objects.get(pk=old.pk).variant == "addiction"
+
+
+@pytest.mark.django_db
+def test_a_moon_races_standings_count_the_cards_in_place_of_52(client):
+    from races.models import Race
+    from races.services import race_open
+
+    client.post("/new/", {"variant": "addiction"})  # a guest, as the race's host
+    host = Owner(user_id=None, guest_token=Game.objects.get().guest_token)
+    race = race_open(owner=host, name="host", mode=Race.Mode.CHALLENGE, deal_number=1, variant="blue-moon")
+    row = parse_html(client.get(f"/race/{race.code}/")).find(id="standings").find(data_player="host")
+    in_place = len(Game.objects.get(origin=Game.Origin.RACE).state().position.locked())
+    assert int(row["data-in-place"]) == in_place >= 4  # the four aces at least
+    assert f"{in_place} of 52" in row.text
