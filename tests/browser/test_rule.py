@@ -1,12 +1,14 @@
 """The page's copy of the move rule (static/games/rule.js) is the engine's (docs/RULES.md,
 "Clicking a slot"; issue 26): on positions the engine draws (deals, random playouts, after
 shuffles), every click, every drag onto a gap and every mark asked of the page in Chromium
-is what the engine and the presenters say."""
+is what the engine and the presenters say, in every variant of the family (issue 29): the
+14-column tables of Blue Moon and Red Moon, whose aces head the rows, too."""
 
 from __future__ import annotations
 
 import random
 
+import pytest
 from playwright.sync_api import Page
 
 from games import engine
@@ -15,11 +17,11 @@ from games.presenters import table_facts
 POSITIONS = 60
 
 
-def positions() -> list[engine.GameState]:
+def positions(variant: engine.Variant = engine.ADDICTION, count: int = POSITIONS) -> list[engine.GameState]:
     """Deals, and the states random play reaches from them, shuffles included."""
     rng, found = random.Random(2026), []
-    for deal in range(1, POSITIONS // 3 + 1):
-        state = engine.GameState.start(deal_number=deal, seed=deal * 7919)
+    for deal in range(1, count // 3 + 1):
+        state = engine.GameState.start(deal_number=deal, seed=deal * 7919, variant=variant)
         found.append(state)
         for _ in range(2):
             for _step in range(rng.randrange(5, 60)):
@@ -40,7 +42,7 @@ def name(slot: engine.Slot) -> str:
 
 def expected(state: engine.GameState) -> dict:
     position = state.position
-    slots = [(r, c) for r in range(4) for c in range(13)]
+    slots = [(r, c) for r in range(4) for c in range(position.variant.cols)]
     legal = {(name(m.src), name(m.dst)) for m in position.legal_moves()}
     clicks = {}
     for slot in slots:
@@ -72,14 +74,20 @@ ASK = """(cases) => cases.map(function (table) {
 })"""
 
 
-def test_the_pages_rule_is_the_engines_on_positions_the_engine_draws(live_server, page: Page):
+@pytest.mark.parametrize(
+    ("variant", "count"),
+    [(engine.ADDICTION, POSITIONS), (engine.MONTANA, 15), (engine.BLUE_MOON, 30), (engine.RED_MOON, 15)],
+    ids=lambda value: getattr(value, "key", str(value)),
+)
+def test_the_pages_rule_is_the_engines_on_positions_the_engine_draws(live_server, page: Page, variant, count):
     page.goto(f"{live_server.url}/how-to-play/")
-    states = positions()
+    states = positions(variant, count)
+    cols = variant.cols
     tables = [
-        {name((r, c)): state.position.card_at((r, c)) or "" for r in range(4) for c in range(13)} for state in states
+        {name((r, c)): state.position.card_at((r, c)) or "" for r in range(4) for c in range(cols)} for state in states
     ]
     answers = page.evaluate(ASK, tables)
-    assert len(answers) == len(states) >= POSITIONS
+    assert len(answers) == len(states) >= count
     for state, answer in zip(states, answers, strict=True):
         assert answer == expected(state), str(state.position)
     # The positions tried hold every kind of case: 2s to column 0, gaps after Kings, locked runs.
