@@ -37,11 +37,13 @@ def chosen(request: HttpRequest) -> dict:
     }
 
 
-def chosen_variant(request: HttpRequest) -> str:
-    """The variant the home page offers: the one its ``?variant=`` names, else the one this
-    browser last started a game of (docs/RULES.md, "The variants"), else Addiction."""
-    asked = request.GET.get("variant")
-    return Variant.named(asked if asked in Variant.values else request.COOKIES.get(VARIANT_COOKIE)).value
+def chosen_variant(request: HttpRequest) -> str | None:
+    """The variant the home page offers, if the request says: the one its ``?variant=`` names,
+    else the one this browser last started a game of (docs/RULES.md, "The variants")."""
+    for asked in (request.GET.get("variant"), request.COOKIES.get(VARIANT_COOKIE)):
+        if asked in Variant.values:
+            return asked
+    return None
 
 
 def drawn_as(request: HttpRequest) -> str:

@@ -94,6 +94,14 @@ def test_the_variant_started_last_is_the_home_pages_default(client):
 
 
 @pytest.mark.django_db
+def test_an_accounts_default_follows_it_to_another_browser():
+    player = account()
+    logged_in(player).post("/new/", {"variant": "spaces"})
+    elsewhere = logged_in(player)  # another browser: no cookie of the variant
+    assert 'data-variant="spaces" aria-current="true"' in elsewhere.get("/").content.decode()
+
+
+@pytest.mark.django_db
 def test_an_unknown_variant_is_refused_and_starts_nothing(client):
     response = client.post("/new/", {"variant": "klondike"})
     assert response.status_code == 400 and Game.objects.count() == 0
@@ -238,3 +246,21 @@ def test_a_moon_races_standings_count_the_cards_in_place_of_52(client):
     in_place = len(Game.objects.get(origin=Game.Origin.RACE).state().position.locked())
     assert int(row["data-in-place"]) == in_place >= 4  # the four aces at least
     assert f"{in_place} of 52" in row.text
+
+
+@pytest.mark.django_db
+def test_a_given_up_moon_game_is_analysed_with_a_winning_line_of_its_table(client, django_capture_on_commit_callbacks):
+    from games.models import Analysis
+
+    client.post("/new/", {"deal_number": 35, "variant": "red-moon"})  # won in 172 positions: within the tests' budget
+    game = Game.objects.get()
+    with django_capture_on_commit_callbacks(execute=True):
+        act(client, game, "resign")
+    analysis = Analysis.objects.get(game=game)
+    (stretch,) = analysis.stretches
+    assert analysis.done and stretch["verdict"] == "won" and stretch["slip"] == 1
+    position = engine.deal(35, engine.RED_MOON)
+    for text in stretch["line"].split():
+        position = position.play(engine.Move.parse(text, cols=14))
+    assert position.is_won()
+    assert "giving up" in parse_html(client.get(f"/game/{game.pk}/")).find("p", class_="slip").text
