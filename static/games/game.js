@@ -103,6 +103,19 @@
     var assisted = /\/hint\/$/.test(path) && note.querySelector(".assisted");
     announce((words ? words + ". " : "") + sayable(note) + (assisted ? " " + assisted.textContent : ""));
   });
+  // A hint's card and gap may be off the screen (a phone held upright shows a part of the
+  // table, a moon's 14 rows all the less): bring them into view, once they are drawn.
+  document.addEventListener("htmx:afterSettle", function (event) {
+    var path = (event.detail.pathInfo && event.detail.pathInfo.requestPath) || "";
+    if (!/\/hint\/$/.test(path)) return;
+    var from = document.querySelector("#grid .hint-from"), to = document.querySelector("#grid .hint-to");
+    var hidden = [from, to].some(function (slot) {
+      if (!slot) return false;
+      var box = slot.getBoundingClientRect();
+      return box.top < 0 || box.bottom > window.innerHeight;
+    });
+    if (hidden) from.scrollIntoView({ block: "center" });
+  });
   // The S key says the counters: "Deal #1, Moves 12, Shuffles left 2, Time 1:04.3".
   document.addEventListener("keydown", function (event) {
     if (event.key !== "s" || event.shiftKey) return;  // Shift+S shuffles (below)
