@@ -12,6 +12,8 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 from addiction_site.limits import too_many, wait_seconds
 from addiction_site.ownership import SiteRequest, become_guest
 from daily import deals
+from games.preferences import chosen_variant
+from games.selectors import last_variant
 from games.services import TooManyGames
 from races.forms import JoinForm, OpenForm
 from races.models import Race
@@ -22,7 +24,8 @@ from races.services import RaceRefused, entry_of, is_host, race_close_if_due, ra
 @require_http_methods(["GET", "POST"])
 def race_new(request: SiteRequest) -> HttpResponse:
     """The form that opens a race; its post opens it and leads to its page, the link to share."""
-    form = OpenForm(request.POST or None)
+    # The game offered first is the one this player started last (games/preferences.py).
+    form = OpenForm(request.POST or None, initial={"variant": chosen_variant(request) or last_variant(request.owner)})
     if request.method == "POST" and form.is_valid():
         if wait := wait_seconds(request, "start"):  # a race deals games: limited as starts are
             return too_many(request, wait)

@@ -264,3 +264,11 @@ def test_a_given_up_moon_game_is_analysed_with_a_winning_line_of_its_table(clien
         position = position.play(engine.Move.parse(text, cols=14))
     assert position.is_won()
     assert "giving up" in parse_html(client.get(f"/game/{game.pk}/")).find("p", class_="slip").text
+
+
+@pytest.mark.django_db
+def test_the_race_form_offers_the_variant_started_last(client):
+    client.post("/new/", {"variant": "red-moon"})
+    form = parse_html(client.get("/race/new/"))
+    chosen = [option["value"] for option in form.find_all("option") if "selected" in option.attrs]
+    assert "red-moon" in chosen
