@@ -339,3 +339,35 @@ def test_a_red_moon_win_by_a_drag_ranks_on_the_red_moon_boards(live_server, page
 
     page.goto(f"{live_server.url}/game/{game.pk}/")
     step_the_replay(page, game.pk, "red-moon", deal_number, len(actions), won)
+
+
+def test_upright_a_moon_table_is_fourteen_rows_of_four_and_a_hint_is_brought_into_view(live_server, browser):
+    """On a phone held upright the moon's 14 columns become 14 rows of cards a thumb can hit, the
+    page never scrolls sideways, and a hinted card below the screen is scrolled to."""
+    context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True)
+    try:
+        page = context.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        page.goto(f"{live_server.url}/deal/35/?variant=red-moon")
+        page.get_by_role("button", name="Play deal #35").click()
+        expect(page).to_have_url(GAME_URL)
+        ace, below, beside, last = (
+            page.locator(f'#grid [data-slot="{name}"]').bounding_box() for name in ("0-0", "0-1", "1-0", "0-13")
+        )
+        assert ace and below and beside and last
+        assert min(ace["width"], ace["height"]) >= 44
+        assert abs(below["x"] - ace["x"]) < 1 and below["y"] > ace["y"]  # a game row runs down the screen
+        assert abs(beside["y"] - ace["y"]) < 1 and beside["x"] > ace["x"]
+        assert last["y"] > 844  # the row's 14th card starts below the first screen
+        assert page.evaluate("() => document.documentElement.scrollWidth") <= 390
+        page.once("dialog", lambda dialog: dialog.accept())
+        page.locator("#hint-button").click()
+        expect(page.locator("#grid")).to_have_attribute("data-hint", re.compile(r"."))
+        hint = page.locator("#grid").get_attribute("data-hint")
+        if ">" in hint:  # a move: its card is on the screen now
+            card = page.locator("#grid .hint-from").bounding_box()
+            assert card and 0 <= card["y"] and card["y"] + card["height"] <= 844, card
+        assert not errors, errors
+    finally:
+        context.close()
