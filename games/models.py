@@ -173,6 +173,11 @@ class Game(models.Model):
         ]
         constraints = [
             models.CheckConstraint(condition=Q(shuffles_used__lte=engine.SHUFFLES), name="game_shuffles_at_most_3"),
+            # Every variant but Addiction has two shuffles (docs/RULES.md, "The variants").
+            models.CheckConstraint(
+                condition=Q(variant=engine.ADDICTION.key) | Q(shuffles_used__lte=engine.MONTANA.shuffles),
+                name="game_shuffles_of_its_variant",
+            ),
             models.CheckConstraint(condition=Q(deal_number__gte=1), name="game_deal_number_positive"),
             models.CheckConstraint(condition=Q(elapsed_ms__gte=0), name="game_elapsed_not_negative"),
             # A game is an account's or a guest's, never both: a guest token alone finds a guest's games.

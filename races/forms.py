@@ -27,7 +27,8 @@ class OpenForm(JoinForm):
         label=_("Deal number (leave empty for a random deal)"), required=False, min_value=1, max_value=999_999_999
     )
     daily = forms.BooleanField(
-        label=_("Race on today's daily layout instead (as practice: the race's own seed)"), required=False
+        label=_("Race on today's daily layout instead (a game of Addiction, as practice: the race's own seed)"),
+        required=False,
     )
     length = forms.ChoiceField(
         label=_("A challenge stays open for"),

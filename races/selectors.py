@@ -155,7 +155,7 @@ def races_of(user, now: datetime, limit: int = 20) -> list[RaceOfPlayer]:
     """The ``limit`` races ``user`` joined last, newest first: two queries, however many."""
     entries = list(Entry.objects.filter(user=user).select_related("race").order_by("-joined_at", "-pk")[:limit])
     everyone: dict[int, list[Entry]] = {}
-    for other in Entry.objects.filter(race_id__in=[e.race_id for e in entries]).select_related("game"):
+    for other in Entry.objects.filter(race_id__in=[e.race_id for e in entries]).select_related("game", "race"):
         everyone.setdefault(other.race_id, []).append(other)
     found = []
     for entry in entries:

@@ -196,7 +196,11 @@ def test_a_win_of_a_variant_replays_verifies_and_ranks_on_its_own_boards_only(va
     assert "No win on this board yet" in text_of(client.get("/leaderboards/"))
     assert parse_html(client.get(f"/deal/1/leaderboard/?variant={variant.key}")).find_all(data_player=player.username)
     assert "No win on this board yet" in text_of(client.get("/deal/1/leaderboard/"))
+    how = text_of(client.get(f"/game/{game.pk}/verify/"))  # how to check it by hand: this variant's deal and shuffle
+    assert "except the first of each row" in how and "Shuffle number k (0, 1) " in how
+    assert ("The deal (Red Moon)" in how) is (variant is engine.RED_MOON)
     replay = client.get(f"/game/{game.pk}/replay/{game.version}/")
+
     assert replay.status_code == 200 and len(cards_on_page(replay)) == 4 * variant.cols
     profile = parse_html(client.get(f"/players/{player.username}/?variant={variant.key}"))
     assert profile.find(data_stat="won").text == "1"
@@ -272,3 +276,35 @@ def test_the_race_form_offers_the_variant_started_last(client):
     form = parse_html(client.get("/race/new/"))
     chosen = [option["value"] for option in form.find_all("option") if "selected" in option.attrs]
     assert "red-moon" in chosen
+
+
+@pytest.mark.django_db
+def test_a_profiles_races_of_a_variant_cost_no_query_more_however_many():
+    from django.db import connection as db
+    from django.test.utils import CaptureQueriesContext
+
+    from races.models import Race
+    from races.services import race_join, race_open
+
+    player = account("ada")
+    client = logged_in(player)
+    client.get("/players/ada/")  # the session's first page saves it: not what is counted
+
+    def races(count: int) -> int:
+        for number in range(count):
+            race = race_open(
+                owner=Owner(user_id=player.pk, guest_token=""), name="ada", mode=Race.Mode.CHALLENGE,
+                deal_number=number + 1, variant="montana",
+            )  # fmt: skip
+            for other in range(2):
+                race_join(
+                    race=race,
+                    owner=Owner(user_id=account(f"p{count}{number}{other}").pk, guest_token=""),
+                    name=f"p{other}",
+                )
+        with CaptureQueriesContext(db) as queries:
+            assert client.get("/players/ada/").status_code == 200
+        return len(queries)
+
+    one = races(1)
+    assert races(3) == one
