@@ -278,7 +278,9 @@ def position_hint(state: engine.GameState) -> engine.Hint:
     """The hint at a position with so many shuffles left, the same for every player and game:
     the next move of a winning line a background search found through this position
     (games/background.py), else the one the request's search finds, kept by position in the
-    shared cache so that it is searched once."""
+    shared cache so that it is searched once.  The key is the position's notation, which
+    Addiction, Montana and Spaces share: their moves are the same, and the solver's answer
+    depends on the table and the shuffles left alone, so one search serves the three."""
     known = background.known_hint(state.position)
     if known is not None:
         metrics.HINTS.labels("line").inc()
