@@ -1,5 +1,5 @@
 """What the game's templates get, in one place: the cards as players see them (faces for
-the eye, names for screen readers), what each of the 52 slots of a table shows, the status
+the eye, names for screen readers), what each of the 52 slots of a table (56 on a moon's) shows, the status
 bar, and the words for a move, a hint, a refusal or a pause.  The other apps' presenters
 build on these (records/presenters.py)."""
 
@@ -241,7 +241,7 @@ class SlotView(NamedTuple):
 
 
 class TableFacts(NamedTuple):
-    """What the 52 slots of a table are drawn from (:func:`table_facts`): the cards, which
+    """What the 52 slots of a table (56 where the aces stay) are drawn from (:func:`table_facts`): the cards, which
     can move, are in place, cannot be filled or are filled by what, and a hint's two slots."""
 
     tokens: tuple[str, ...]  # slot by slot, row after row; "" for a gap
@@ -322,7 +322,7 @@ def table_facts(state: engine.GameState, *, replay: bool = False, hint: engine.H
 def table_slots(
     state: engine.GameState, *, replay: bool = False, hint: engine.Hint | None = None
 ) -> list[list[SlotView]]:
-    """The table of ``state`` as 4 rows of 13 slots (:func:`table_facts`)."""
+    """The table of ``state`` as 4 rows of 13 slots, or 14 (:func:`table_facts`)."""
     return table_facts(state, replay=replay, hint=hint).slots()
 
 
