@@ -141,10 +141,6 @@ class IllegalMove(IllegalAction):
     """A move the rules refuse."""
 
 
-def _token(code: int) -> str:
-    return GAP_TOKEN if code == GAP else _TOKENS[code]
-
-
 # Each byte's token for the notation, and for rows() (None for a gap); a wall's is never read.
 _TEXT_OF_BYTE = tuple(_TOKENS[c] if c < 52 else GAP_TOKEN for c in range(256))
 _CELL_OF_BYTE = tuple(_TOKENS[c] if c < 52 else None for c in range(256))

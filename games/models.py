@@ -33,6 +33,18 @@ class Variant(models.TextChoices):
         return engine.variant_of(self.value)
 
 
+def variant_field(help_text) -> models.CharField:
+    """The column that says which variant a row plays (a game's, a race's): Addiction unless told,
+    and for every row from before the variants (the database's default)."""
+    return models.CharField(
+        max_length=10,
+        choices=Variant.choices,
+        default=Variant.ADDICTION,
+        db_default=Variant.ADDICTION,
+        help_text=help_text,
+    )
+
+
 def daily_closes_at(day: date) -> datetime:
     """When a day's ranked daily games stop counting: the end of the UTC day (docs/RULES.md,
     "The daily deal"); actions after it play on as practice."""
@@ -97,13 +109,7 @@ class Game(models.Model):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE, related_name="games", db_index=False
     )
     guest_token = models.CharField(max_length=64, blank=True, db_index=True)
-    variant = models.CharField(
-        max_length=10,
-        choices=Variant.choices,
-        default=Variant.ADDICTION,
-        db_default=Variant.ADDICTION,
-        help_text=_("The game of the family it plays: its table, its shuffles and its boards."),
-    )
+    variant = variant_field(_("The game of the family it plays: its table, its shuffles and its boards."))
     deal_number = models.BigIntegerField()
     seed = models.CharField(max_length=40, help_text=_("The secret shuffle seed, a decimal integer."))
     seed_sha256 = models.CharField(max_length=64)

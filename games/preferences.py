@@ -38,8 +38,8 @@ def chosen(request: HttpRequest) -> dict:
 
 
 def chosen_variant(request: HttpRequest) -> str | None:
-    """The variant the home page offers, if the request says: the one its ``?variant=`` names,
-    else the one this browser last started a game of (docs/RULES.md, "The variants")."""
+    """The variant the request names, if any: its ``?variant=``, else the one this browser last
+    started a game of (docs/RULES.md, "The variants")."""
     for asked in (request.GET.get("variant"), request.COOKIES.get(VARIANT_COOKIE)):
         if asked in Variant.values:
             return asked

@@ -6,9 +6,10 @@ from django.core.paginator import Page, Paginator
 from django.db.models import Count, QuerySet
 from django.db.models.functions import Coalesce
 
-from addiction_site.ownership import Owner
+from addiction_site.ownership import Owner, SiteRequest
 from games import engine, pace
 from games.models import Action, Analysis, Claimed, Game
+from games.preferences import chosen_variant
 
 MY_GAMES_PAGE_SIZE = 25
 
@@ -44,6 +45,12 @@ def my_games(owner: Owner) -> tuple[QuerySet[Game], QuerySet[Game]]:
     )
     finished = games.exclude(status=engine.Status.PLAYING).order_by("-finished_at")
     return playing, finished
+
+
+def offered_variant(request: SiteRequest) -> str:
+    """The variant the home page and the race form offer first (docs/RULES.md, "The variants"):
+    the one the request names (games/preferences.py), else its player's last one."""
+    return chosen_variant(request) or last_variant(request.owner)
 
 
 def last_variant(owner: Owner) -> str:

@@ -38,7 +38,6 @@ from games.preferences import (
     THEME_COOKIE,
     VARIANT_COOKIE,
     chosen,
-    chosen_variant,
     drawn_as,
 )
 from games.presenters import (
@@ -55,7 +54,7 @@ from games.presenters import (
     variant_choices,
     variant_pictures,
 )
-from games.selectors import game_in_progress_of_deal, game_of, last_variant, my_games, my_games_pages
+from games.selectors import game_in_progress_of_deal, game_of, my_games, my_games_pages, offered_variant
 from games.services import (
     ActionRefused,
     NotStarted,
@@ -73,7 +72,7 @@ from games.services import (
 
 @require_safe
 def home(request: SiteRequest) -> HttpResponse:
-    response = _home(request, NewGameForm(), chosen_variant(request) or last_variant(request.owner))
+    response = _home(request, NewGameForm(), offered_variant(request))
     patch_vary_headers(response, ["Cookie"])
     return response
 

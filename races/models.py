@@ -6,7 +6,7 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
-from games.models import Game, Variant
+from games.models import Game, variant_field
 
 MAX_PLAYERS = 8
 
@@ -24,13 +24,7 @@ class Race(models.Model):
     code = models.CharField(max_length=16, unique=True, help_text=_("The race's name in its link."))
     host = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE)
     host_guest_token = models.CharField(max_length=64, blank=True)
-    variant = models.CharField(
-        max_length=10,
-        choices=Variant.choices,
-        default=Variant.ADDICTION,
-        db_default=Variant.ADDICTION,
-        help_text=_("The game of the family every player of the race plays."),
-    )
+    variant = variant_field(_("The game of the family every player of the race plays."))
     deal_number = models.BigIntegerField()
     seed = models.CharField(max_length=40, help_text=_("The race's secret shuffle seed, every game's."))
     seed_sha256 = models.CharField(max_length=64)

@@ -12,8 +12,7 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 from addiction_site.limits import too_many, wait_seconds
 from addiction_site.ownership import SiteRequest, become_guest
 from daily import deals
-from games.preferences import chosen_variant
-from games.selectors import last_variant
+from games.selectors import offered_variant
 from games.services import TooManyGames
 from races.forms import JoinForm, OpenForm
 from races.models import Race
@@ -25,7 +24,7 @@ from races.services import RaceRefused, entry_of, is_host, race_close_if_due, ra
 def race_new(request: SiteRequest) -> HttpResponse:
     """The form that opens a race; its post opens it and leads to its page, the link to share."""
     # The game offered first is the one this player started last (games/preferences.py).
-    form = OpenForm(request.POST or None, initial={"variant": chosen_variant(request) or last_variant(request.owner)})
+    form = OpenForm(request.POST or None, initial={"variant": offered_variant(request)})
     if request.method == "POST" and form.is_valid():
         if wait := wait_seconds(request, "start"):  # a race deals games: limited as starts are
             return too_many(request, wait)

@@ -9,6 +9,7 @@ from django.utils.http import urlencode
 from django.utils.safestring import SafeString
 from django.utils.translation import get_language
 
+from games.models import Variant
 from games.presenters import AnalysisWords, SlotView, analysis_words, review_note
 
 register = template.Library()
@@ -21,6 +22,13 @@ def variant_url(name: str, *args, variant: str = "addiction") -> str:
     "The variants")."""
     url = reverse(name, args=args)
     return url if variant in ("", "addiction") else f"{url}?{urlencode({'variant': variant})}"
+
+
+@register.filter
+def variant_prefix(variant: str) -> str:
+    """A title's variant before it, "Montana · ", for every variant but Addiction (whose titles
+    are as they were)."""
+    return "" if variant in ("", "addiction") else f"{Variant(variant).label} · "
 
 
 @register.simple_tag
