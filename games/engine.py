@@ -38,6 +38,7 @@ __all__ = [
     "ADDICTION",
     "BLUE_MOON",
     "COLS",
+    "DEFAULT_VARIANT",
     "MONTANA",
     "RED_MOON",
     "SPACES",
@@ -407,6 +408,9 @@ RED_MOON = Variant("red-moon", "Red Moon", cols=14, aces_stay=True, shuffles=2, 
                    opening="aces first")  # fmt: skip
 VARIANTS = {variant.key: variant for variant in (ADDICTION, MONTANA, SPACES, BLUE_MOON, RED_MOON)}
 """Every variant by its key, Addiction (the default) first."""
+DEFAULT_VARIANT = ADDICTION
+"""The variant played when none is named: its pages and boards keep the addresses and scopes
+they had before the family came (docs/RULES.md, "The variants")."""
 
 
 def variant_of(key: Variant | str | None) -> Variant:
