@@ -18,6 +18,14 @@ def games_of_day(owner: Owner, day: date) -> list[Game]:
     return list(owned_games(owner, daily=day).order_by("created_at", "pk"))
 
 
+def next_is_ranked(owner: Owner, day: date) -> bool:
+    """Whether ``owner``'s next game of ``day``'s daily would be the ranked one (docs/RULES.md,
+    "The daily deal"): their first of that day, played that day.  A game of the day deleted
+    unplayed leaves no trace, so it does not count; any other game of it, practice
+    included, does.  The page's button and the start (daily/services.py) both ask this."""
+    return day == deals.today() and not owned_games(owner, daily=day).exists()
+
+
 def calendar_days(owner: Owner, today: date) -> list[dict]:
     """The last six weeks of daily deals, today first, each with the owner's result on it:
     their ranked game's status, else their first practice game's, else ""."""

@@ -16,10 +16,10 @@ from django.utils import timezone
 from addiction_site.ownership import Owner
 from daily import deals
 from daily.models import DailySeed, SolverDaily
+from daily.selectors import next_is_ranked
 from games import engine, solver
 from games.background import claim_work, queue_work
 from games.models import Claimed, Game, daily_revealed
-from games.selectors import owned_games
 from games.services import game_start, seed_digest
 
 
@@ -47,8 +47,7 @@ def daily_start(*, owner: Owner, day: date) -> Game:
     """
     seed = seed_of(day).seed
     number = deals.deal_number_of(day)
-    first = day == deals.today() and not owned_games(owner, daily=day).exists()
-    if first:
+    if next_is_ranked(owner, day):
         try:
             with transaction.atomic():
                 return game_start(owner=owner, deal_number=number, origin=Game.Origin.DAILY, daily=day, seed=seed)

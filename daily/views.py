@@ -14,7 +14,7 @@ from django.views.decorators.http import require_POST, require_safe
 from addiction_site.limits import too_many, wait_seconds
 from addiction_site.ownership import SiteRequest, become_guest
 from daily import deals, services
-from daily.selectors import calendar_days, games_of_day, solver_daily_of
+from daily.selectors import calendar_days, games_of_day, next_is_ranked, solver_daily_of
 from daily.tasks import solver_daily_ask
 from games.models import Game, daily_revealed
 from games.services import TooManyGames
@@ -57,7 +57,7 @@ def _daily_page(request: SiteRequest, day: date, status: int = 200, too_many: in
             "reveal_day": day + timedelta(days=1),
             "games": games,
             "in_progress": next((game for game in reversed(games) if not game.is_over), None),
-            "next_is_ranked": is_today and not any(game.origin == Game.Origin.DAILY for game in games),
+            "next_is_ranked": next_is_ranked(request.owner, day),
             "too_many": too_many,
         },
         status=status,

@@ -101,6 +101,22 @@ def test_a_past_daily_plays_as_practice_and_a_second_try_today_too(client):
     assert "Ranked game" in text and "Practice" in text and "Play it for practice" in text
 
 
+def test_the_page_offers_the_game_the_start_makes_after_a_ranked_game_is_deleted_unplayed(client):
+    """The bug of issue 41: with the ranked game deleted unplayed and a practice game left, the
+    page offered "the one ranked" while the start made a practice game.  One rule decides both
+    (daily.selectors.next_is_ranked): the page says what the next start does."""
+    assert client.post("/daily/start/").status_code == 302
+    assert client.post("/daily/start/").status_code == 302
+    ranked = Game.objects.get(origin="daily")
+    assert client.post(f"/game/{ranked.pk}/delete/").status_code == 302
+    assert not Game.objects.filter(pk=ranked.pk).exists()  # unplayed: no trace left
+    page = text_of(client.get("/daily/"))
+    client.post("/daily/start/")
+    started = Game.objects.order_by("-pk").first()
+    assert started.origin == "practice"  # a game of the day was played: practice from then on
+    assert "Play it for practice" in page and "Play today's daily" not in page
+
+
 def test_claiming_a_guests_daily_keeps_the_accounts_own_daily_ranked(client):
     ada = account("ada")
     today = deals.today()
