@@ -108,7 +108,8 @@ def test(options: argparse.Namespace) -> int:
 
 
 def lint(options: argparse.Namespace) -> int:
-    """ruff's lint, ruff's format check, mypy and the import contracts; every one runs, and any failure fails."""
+    """ruff's lint, ruff's format check, mypy, the import contracts and the boundaries they cannot
+    see; every one runs, and any failure fails."""
     ensure_env("dev")
     results = [
         run("-m", "ruff", "check", "."),
@@ -116,6 +117,8 @@ def lint(options: argparse.Namespace) -> int:
         run("-m", "mypy"),  # what it checks, and how strictly: pyproject.toml, [tool.mypy]
         # The layers and the apps' boundaries: pyproject.toml, [tool.importlinter].
         subprocess.run([str(BIN / "lint-imports"), "--no-cache"], cwd=ROOT).returncode,
+        # What imports cannot show: views that query, a games template that reaches into another app.
+        run("-m", "pytest", "-q", "-n", "0", "tests/site/test_layers.py"),
     ]
     return max(results)
 

@@ -10,7 +10,9 @@ class AccountsConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
-        from accounts import receivers  # noqa: F401  (connects the receivers: logging in claims a guest's games; the next page says so)
+        from accounts import panels, receivers  # noqa: F401  (receivers: logging in claims a guest's games; the next page says so)
+
+        panels.register()
 
         checks.register(operator_named, checks.Tags.security, deploy=True)
 

@@ -12,12 +12,12 @@ from django.contrib.auth.models import User
 from django.core import signing
 from django.core.serializers.json import DjangoJSONEncoder
 from django.db import transaction
-from django.db.models import Prefetch
 from django.utils import timezone
 from django.utils.crypto import constant_time_compare, salted_hmac
 
 from accounts.models import ConfirmedAddress
-from games.models import Action, Game
+from games import registry
+from games.models import Game
 from records.models import BoardEntry
 
 logger = logging.getLogger("accounts")
@@ -25,7 +25,6 @@ logger = logging.getLogger("accounts")
 ADDRESS_CONFIRM_SALT = "accounts.address_confirm"
 EMAIL_CHANGE_SALT = "games.accounts.email_change"  # the name it had before the apps split: old links still work
 DATA_FORMAT = "addiction-solitaire/account-data/1"
-GAMES_PER_QUERY = 100  # the download reads games and their logs this many games at a time
 
 
 # --------------------------------------------------------------------------- address change
@@ -147,71 +146,22 @@ def _account(user: User) -> dict:
     }
 
 
-def _game(game: Game) -> dict:
-    # Never the seed: an unfinished game's must stay secret, and a finished one's is on its verify page.
-    return {
-        "id": game.pk,
-        "variant": game.variant,
-        "deal_number": game.deal_number,
-        "status": game.status,
-        "resigned": game.resigned,
-        "moves": game.moves,
-        "shuffles_used": game.shuffles_used,
-        "position": game.position,
-        "elapsed_ms": game.elapsed_ms,
-        "ranked": game.ranked,
-        "assisted": game.assisted,
-        "verdict": game.verdict,
-        "seed_sha256": game.seed_sha256,
-        "created_at": game.created_at,
-        "started_at": game.started_at,
-        "last_action_at": game.last_action_at,
-        "finished_at": game.finished_at,
-        "actions": [
-            {
-                "number": action.number,
-                "kind": action.kind,
-                "move": action.move,
-                "elapsed_ms": action.elapsed_ms,
-                "created_at": action.created_at,
-            }
-            for action in game.actions.all()
-        ],
-    }
-
-
-def _board_entry(entry: BoardEntry) -> dict:
-    return {
-        "board": entry.board,
-        "scope": entry.scope,
-        "game": entry.game_id,
-        "first": entry.first,
-        "second": entry.second,
-        "finished_at": entry.finished_at,
-    }
-
-
 def account_data(user: User) -> Iterator[str]:
-    """``user``'s data as one JSON document, in pieces: the account, every game with its log,
-    every board entry.  Games are read GAMES_PER_QUERY at a time, so memory stays bounded."""
+    """``user``'s data as one JSON document, in pieces: the account, then each part another app
+    keeps of theirs (games/registry.py, ``add_exporter``: their games with their logs, their
+    board entries, their races), each read in chunks, so memory stays bounded."""
     encode = DjangoJSONEncoder().encode
-    yield '{"format": %s, "exported_at": %s, "account": %s, "games": [' % (
+    yield '{"format": %s, "exported_at": %s, "account": %s' % (
         encode(DATA_FORMAT),
         encode(timezone.now()),
         encode(_account(user)),
     )
-    games = (
-        Game.objects.filter(owner=user)
-        .order_by("pk")
-        .prefetch_related(Prefetch("actions", queryset=Action.objects.order_by("number")))
-    )
-    for index, game in enumerate(games.iterator(chunk_size=GAMES_PER_QUERY)):
-        yield ("," if index else "") + encode(_game(game))
-    yield '], "board_entries": ['
-    entries = BoardEntry.objects.filter(user=user).order_by("board", "scope")
-    for index, entry in enumerate(entries.iterator(chunk_size=500)):
-        yield ("," if index else "") + encode(_board_entry(entry))
-    yield "]}"
+    for exporter in registry.exporters():
+        yield ", %s: [" % encode(exporter.key)
+        for index, row in enumerate(exporter.rows(user)):
+            yield ("," if index else "") + encode(row)
+        yield "]"
+    yield "}"
 
 
 def account_data_filename(user: User) -> str:

@@ -142,7 +142,7 @@ def main() -> int:
         from addiction_site.ownership import GUEST_COOKIE, Owner
         from games import engine
         from games.models import Game
-        from records.services import game_verify
+        from games.services import game_verify
 
         token = "b" * 32
         owner = Owner(user_id=None, guest_token=token)

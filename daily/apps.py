@@ -9,7 +9,12 @@ class DailyConfig(AppConfig):
 
     def ready(self) -> None:
         from addiction_site import metrics
+        from daily import panels, services, tasks
         from daily.models import SolverDaily
+        from games import registry
         from games.selectors import pending_work
 
         metrics.count_pending("solver_daily", lambda: pending_work(SolverDaily))
+        registry.add_chore("daily seeds made ahead", services.seeds_made_ahead)
+        registry.add_chore("solver's daily games asked for", tasks.solver_dailies_ask)
+        panels.register()

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from datetime import date, timedelta
+from datetime import date, datetime, timedelta
 
 from addiction_site.ownership import Owner
 from daily import deals
-from daily.models import SolverDaily
-from games.models import Game
+from daily.models import DailySeed, SolverDaily
+from games.models import Game, daily_revealed
 from games.selectors import owned_games
 
 CALENDAR_DAYS = 42  # six weeks back
@@ -16,6 +16,11 @@ CALENDAR_DAYS = 42  # six weeks back
 def games_of_day(owner: Owner, day: date) -> list[Game]:
     """``owner``'s games of ``day``'s daily deal, the first started first."""
     return list(owned_games(owner, daily=day).order_by("created_at", "pk"))
+
+
+def seed_made(day: date) -> DailySeed | None:
+    """The day's seed if it was made (daily/services.py, ``seed_of``), or None: a page only reads it."""
+    return DailySeed.objects.filter(day=day).first()
 
 
 def next_is_ranked(owner: Owner, day: date) -> bool:
@@ -49,3 +54,10 @@ def calendar_days(owner: Owner, today: date) -> list[dict]:
 def solver_daily_of(day: date) -> SolverDaily | None:
     """The solver's game of ``day``'s daily, done or on its way (daily/services.py), or None."""
     return SolverDaily.objects.filter(day=day).first()
+
+
+def days_without_solver_daily(*, since: date, now: datetime) -> list[date]:
+    """The days from ``since`` whose seed was made and is revealed at ``now``, and whose solver's
+    game was never asked for (daily/tasks.py asks for them)."""
+    made = DailySeed.objects.filter(day__gte=since).exclude(day__in=SolverDaily.objects.values("day"))
+    return [day for day in made.order_by("day").values_list("day", flat=True) if daily_revealed(day, now)]

@@ -7,7 +7,7 @@ docs/RULES.md, "The daily deal", says the rules.
 from __future__ import annotations
 
 import secrets
-from datetime import date
+from datetime import date, timedelta
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
@@ -34,6 +34,18 @@ def seed_of(day: date) -> DailySeed:
             return DailySeed.objects.create(day=day, seed=seed, seed_sha256=seed_digest(seed))
     except IntegrityError:  # another request made it at the same moment: theirs stands
         return DailySeed.objects.get(day=day)
+
+
+def seeds_made_ahead(*, now, dry_run: bool = False) -> int:
+    """Make today's and tomorrow's seeds if they are not made yet (the hourly housekeeping), so
+    that the daily page shows the day's fingerprint from the day's first minute, before anyone
+    starts it; how many were (or would be) made."""
+    today = deals.today(now)
+    missing = [day for day in (today, today + timedelta(days=1)) if not DailySeed.objects.filter(day=day).exists()]
+    if not dry_run:
+        for day in missing:
+            seed_of(day)
+    return len(missing)
 
 
 def daily_start(*, owner: Owner, day: date) -> Game:

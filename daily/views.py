@@ -1,11 +1,13 @@
-"""The daily deal's pages: today's deal, a past day's (practice), its board and the calendar."""
+"""The daily deal's pages: today's deal, a past day's (practice), its board and the calendar.
+
+A GET changes nothing: the day's seed is made by the day's first start (or ahead of the day by
+the housekeeping, daily/apps.py), and the solver's game of a revealed day is asked for by the
+first start (deferred to the reveal) and by the housekeeping, never by a page being looked at."""
 
 from __future__ import annotations
 
 from datetime import date, timedelta
-from functools import partial
 
-from django.db import transaction
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
@@ -14,9 +16,9 @@ from django.views.decorators.http import require_POST, require_safe
 from addiction_site.limits import too_many, wait_seconds
 from addiction_site.ownership import SiteRequest, become_guest
 from daily import deals, services
-from daily.selectors import calendar_days, games_of_day, next_is_ranked, solver_daily_of
-from daily.tasks import solver_daily_ask
-from games.models import Game, daily_revealed
+from daily.selectors import calendar_days, games_of_day, next_is_ranked, seed_made, solver_daily_of
+from daily.tasks import solver_daily_ask_at_reveal
+from games.models import daily_revealed
 from games.services import TooManyGames
 from records import scopes
 from records.models import BoardEntry
@@ -42,8 +44,6 @@ def _daily_page(request: SiteRequest, day: date, status: int = 200, too_many: in
     games = games_of_day(request.owner, day)
     is_today = day == deals.today()
     revealed = daily_revealed(day)
-    if revealed:  # played once, in the background, the first time the page is seen
-        transaction.on_commit(partial(solver_daily_ask, day))
     return render(
         request,
         "daily/daily.html",
@@ -51,7 +51,7 @@ def _daily_page(request: SiteRequest, day: date, status: int = 200, too_many: in
             "day": day,
             "is_today": is_today,
             "deal_number": deals.deal_number_of(day),
-            "daily_seed": services.seed_of(day),
+            "daily_seed": seed_made(day),
             "seed_revealed": revealed,
             "solver_daily": solver_daily_of(day) if revealed else None,
             "reveal_day": day + timedelta(days=1),
@@ -74,6 +74,7 @@ def daily_start(request: SiteRequest, day: date | None = None) -> HttpResponse:
         game = services.daily_start(owner=become_guest(request), day=day)
     except TooManyGames as refusal:
         return _daily_page(request, day, status=409, too_many=refusal.limit)
+    solver_daily_ask_at_reveal(day)
     return redirect("games:detail", pk=game.pk)
 
 

@@ -51,12 +51,16 @@ def daily_closes_at(day: date) -> datetime:
     return datetime.combine(day + timedelta(days=1), time(0), tzinfo=UTC)
 
 
+def daily_revealed_at(day: date) -> datetime:
+    """When a day's seed (and with it that day's replays) may be shown: the end of the day plus
+    ``ADDICTION_DAILY_REVEAL_GRACE_SECONDS``, which outlasts any action of a ranked game sent
+    as the day ended."""
+    return daily_closes_at(day) + timedelta(seconds=settings.ADDICTION_DAILY_REVEAL_GRACE_SECONDS)
+
+
 def daily_revealed(day: date, now: datetime | None = None) -> bool:
-    """Whether a day's seed (and with it that day's replays) may be shown: from the end of the
-    day plus ``ADDICTION_DAILY_REVEAL_GRACE_SECONDS``, which outlasts any action of a ranked
-    game sent as the day ended."""
-    grace = timedelta(seconds=settings.ADDICTION_DAILY_REVEAL_GRACE_SECONDS)
-    return (now or timezone.now()) >= daily_closes_at(day) + grace
+    """Whether a day's seed may be shown at ``now`` (:func:`daily_revealed_at`)."""
+    return (now or timezone.now()) >= daily_revealed_at(day)
 
 
 class Game(models.Model):
@@ -220,14 +224,12 @@ class Game(models.Model):
         return engine.Status(self.status).over
 
     def starts_later(self, now) -> bool:
-        """Whether the game's clock starts after ``now``: a live race's game during its
-        countdown (races/services.py), whose table is not shown and which takes no action."""
-        return (
-            self.origin == self.Origin.RACE
-            and self.version == 0
-            and self.started_at is not None
-            and now < self.started_at
-        )
+        """Whether the game was dealt to start later (its clock's start is after the moment it
+        was made: a live race deals its games so, to start together, races/services.py) and
+        that start is still after ``now``: until then its table is not shown and it takes no
+        action.  Any other game's clock starts as it is dealt."""
+        dealt_ahead = self.started_at is not None and self.created_at is not None and self.started_at > self.created_at
+        return self.version == 0 and dealt_ahead and now < self.started_at
 
     @property
     def shuffles_left(self) -> int:

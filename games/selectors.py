@@ -1,15 +1,21 @@
-"""The queries that find games: an owner's, and the lists of My games."""
+"""The queries that find games: an owner's, the lists of My games, a finished game others may
+see, and a step of its replay."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from dataclasses import dataclass
+
 from django.core.paginator import Page, Paginator
-from django.db.models import Count, QuerySet
+from django.db.models import Count, Prefetch, QuerySet
 from django.db.models.functions import Coalesce
+from django.utils.translation import gettext as _
 
 from addiction_site.ownership import Owner, SiteRequest
-from games import engine, pace
+from games import engine, pace, registry
 from games.models import Action, Analysis, Claimed, Game
 from games.preferences import chosen_variant
+from games.replay import KeptReplay, Step, kept_replay
 
 MY_GAMES_PAGE_SIZE = 25
 
@@ -88,3 +94,87 @@ def pending_work(model) -> dict[str, int]:
     state but done: what /metrics reports of the queue, by the models' partial index."""
     rows = model.objects.exclude(state=Claimed.DONE).values_list("state").annotate(rows=Count("pk")).order_by()
     return dict(rows)
+
+
+def finished_game(owner: Owner, pk: int, *, staff: bool = False) -> tuple[Game | None, bool]:
+    """The game ``pk`` if the visitor may see it once finished, and whether it is theirs: their
+    own, one another app shows to everyone (games/registry.py: one that stands on a board,
+    docs/RULES.md "Fairness and verification"; a race's game once its race has closed,
+    "Races"), or for staff any game (a held win is on no board).  Games in progress stay their
+    owner's: the caller checks that it is over."""
+    game = owned_games(owner).filter(pk=pk).first()
+    if game is not None:
+        return game, True
+    if staff or registry.shown_to_others(pk):  # what the other apps say (records, races)
+        return Game.objects.filter(pk=pk).first(), False
+    return None, False
+
+
+@dataclass(frozen=True)
+class Replayed:
+    """One step of a replay (``shown``, None if the game has no such step), the number of
+    the last step that replays, and why the log stops replaying there ("" if it does not)."""
+
+    shown: Step | None
+    last: int
+    error: str
+
+
+def replay_step(game: Game, step: int, kept: KeptReplay | None = None) -> Replayed:
+    """Step ``step`` of ``game``'s replay, from its replay kept once played (games/replay.py),
+    so that a log that stops replaying is said on every step's page."""
+    kept = kept or kept_replay(game)
+    assert kept is not None  # computed when not kept
+    error = ""
+    if kept.error:  # a tampered log: show what replays
+        error = _("The log stops replaying after step %(step)s: %(error)s") % {"step": kept.last, "error": kept.error}
+    shown = kept.step(step) if 0 <= step <= kept.last else None
+    return Replayed(shown, kept.last, error)
+
+
+GAMES_PER_QUERY = 100  # the data download reads games and their logs this many games at a time
+
+
+def games_data(user) -> Iterator[dict]:
+    """Every game of ``user``'s, with its log, as their data download gives them; read
+    GAMES_PER_QUERY games at a time."""
+    games = (
+        Game.objects.filter(owner=user)
+        .order_by("pk")
+        .prefetch_related(Prefetch("actions", queryset=Action.objects.order_by("number")))
+    )
+    for game in games.iterator(chunk_size=GAMES_PER_QUERY):
+        yield _game_data(game)
+
+
+def _game_data(game: Game) -> dict:
+    # Never the seed: an unfinished game's must stay secret, and a finished one's is on its verify page.
+    return {
+        "id": game.pk,
+        "variant": game.variant,
+        "deal_number": game.deal_number,
+        "status": game.status,
+        "resigned": game.resigned,
+        "moves": game.moves,
+        "shuffles_used": game.shuffles_used,
+        "position": game.position,
+        "elapsed_ms": game.elapsed_ms,
+        "ranked": game.ranked,
+        "assisted": game.assisted,
+        "verdict": game.verdict,
+        "seed_sha256": game.seed_sha256,
+        "created_at": game.created_at,
+        "started_at": game.started_at,
+        "last_action_at": game.last_action_at,
+        "finished_at": game.finished_at,
+        "actions": [
+            {
+                "number": action.number,
+                "kind": action.kind,
+                "move": action.move,
+                "elapsed_ms": action.elapsed_ms,
+                "created_at": action.created_at,
+            }
+            for action in game.actions.all()
+        ],
+    }

@@ -1,9 +1,11 @@
-"""Every change to a game goes through here, checked by the engine and written all or nothing."""
+"""Every change to a game goes through here, checked by the engine and written all or nothing;
+and the check of a finished game against its revealed seed (``game_verify``)."""
 
 from __future__ import annotations
 
 import hashlib
 import secrets
+from dataclasses import dataclass
 from datetime import date, datetime
 from typing import NamedTuple
 
@@ -12,13 +14,14 @@ from django.contrib.auth import get_user_model
 from django.core.cache import cache
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from addiction_site import metrics
 from addiction_site.ownership import Owner
 from games import background, engine, signals, solver
 from games.clock import elapsed_at
 from games.models import Action, Game, daily_closes_at
-from games.replay import replay_end
+from games.replay import KeptReplay, kept_replay, replay_end
 from games.selectors import game_pace, owned_games
 
 
@@ -32,7 +35,7 @@ class ActionRefused(Exception):
 
 
 class NotStarted(Exception):
-    """The game's clock has not started yet (a live race's countdown): it takes no action."""
+    """The game's clock has not started yet (it was dealt to start later): it takes no action."""
 
     def __init__(self, game: Game):
         super().__init__("the game's clock has not started")
@@ -434,3 +437,93 @@ def leaves_a_record(game: Game) -> bool:
 def _give_up_and_remove(owner: Owner, game: Game) -> None:
     game_act(owner=owner, game_id=game.pk, version=game.version, kind=engine.ActionKind.RESIGN)
     owned_games(owner, pk=game.pk).update(removed=True)
+
+
+@dataclass(frozen=True)
+class Check:
+    label: str
+    ok: bool
+    stored: str
+    replayed: str
+    kind: str = ""  # what it checks, for the sentence that says it (records.presenters.verification_words)
+
+
+@dataclass(frozen=True)
+class Verification:
+    """What replaying a finished game from its revealed seed showed, check by check."""
+
+    checks: list[Check]
+    error: str = ""
+
+    @property
+    def ok(self) -> bool:
+        return not self.error and all(check.ok for check in self.checks)
+
+
+def game_verify(game: Game, *, fresh: bool = False, kept: KeptReplay | None = None) -> Verification:
+    """Replay ``game`` from its deal, its log and its seed and compare with what is stored:
+    the replay kept once played (games/replay.py; ``kept`` if the caller has read it already),
+    or with ``fresh`` one played now."""
+    digest = seed_digest(game.seed)
+    checks = [Check(_("SHA-256 of the revealed seed"), digest == game.seed_sha256, game.seed_sha256, digest, "seed")]
+    kept = kept if kept is not None and not fresh else kept_replay(game, fresh=fresh)
+    if kept is None or kept.error or not kept.rows:
+        error = kept.error if kept else ""
+        return Verification(checks, error=_("The log does not replay: %(error)s") % {"error": error})
+    replayed, (undo_top, redo_top), wrong_undo_tops = kept.end()
+    # The stored columns are compared as the text the server writes (canonical notation),
+    # not parsed: a column that is not even notation is then a mismatch, not a crash.
+    for label, a, b in (
+        (_("Position"), game.position, replayed.position),
+        (_("Moves"), game.moves, replayed.moves),
+        (_("Shuffles used"), game.shuffles_used, replayed.shuffles_used),
+        (_("Action that undo takes back"), game.undo_top, undo_top),
+        (_("Undo whose move redo plays again"), game.redo_top, redo_top),
+    ):
+        checks.append(Check(label, _text(a) == _text(b), _text(a), _text(b), "table"))
+    # Words, not the values the database keeps ("won", True), are shown for these two.
+    statuses = dict(Game.Status.choices)
+    checks.append(
+        Check(
+            _("Result"),
+            game.status == replayed.status.value,
+            str(statuses.get(game.status, _text(game.status))),
+            str(statuses[replayed.status.value]),
+            "table",
+        )
+    )
+    checks.append(
+        Check(
+            _("Log rows that name the wrong action for undo or redo"),
+            wrong_undo_tops == 0,
+            str(wrong_undo_tops),
+            "0",
+            "table",
+        )
+    )
+    last = game.actions.order_by("-number").values_list("elapsed_ms", flat=True).first()
+    if last is not None:  # the time is the server's; the log records it after every action
+        checks.append(Check(_("Time (ms)"), game.elapsed_ms == last, str(game.elapsed_ms), str(last), "time"))
+    if game.status == engine.Status.WON:  # only a win that replays to itself may be on the boards
+        true_win = replayed.status is engine.Status.WON and all(check.ok for check in checks) and not game.assisted
+        should_rank, _review = win_standing(game, true_win)  # a machine-paced win waits for review
+        checks.append(
+            Check(
+                _("On the leaderboards"),
+                game.ranked == should_rank,
+                _yes_no(game.ranked),
+                _yes_no(should_rank),
+                "boards",
+            )
+        )
+    return Verification(checks)
+
+
+def _yes_no(value: bool) -> str:
+    return _("yes") if value else _("no")
+
+
+def _text(value) -> str:
+    if isinstance(value, tuple):
+        value = " ".join(str(item) for item in value)
+    return str(value) or "-"

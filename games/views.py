@@ -12,8 +12,6 @@ other in those answers is written in docs/TABLE.md.
 
 from __future__ import annotations
 
-import math
-
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import redirect, render
@@ -27,6 +25,7 @@ from django_htmx.http import reswap, trigger_client_event
 from addiction_site.limits import TOO_MANY_REQUESTS, too_many, wait_seconds, with_retry_after
 from addiction_site.ownership import SiteRequest, become_guest, set_lasting_cookie
 from games import engine, pace
+from games.clock import seconds_until
 from games.forms import ActionForm, DealStartForm, MoveForm, NewGameForm, SettingsForm
 from games.models import Game
 from games.preferences import (
@@ -42,6 +41,7 @@ from games.preferences import (
 )
 from games.presenters import (
     STALE,
+    analysis_words,
     break_words,
     grid_figures,
     hint_wait_words,
@@ -54,7 +54,19 @@ from games.presenters import (
     variant_choices,
     variant_pictures,
 )
-from games.selectors import game_in_progress_of_deal, game_of, my_games, my_games_pages, offered_variant
+from games.presenters.replay import pace_chart, replay_context, verification_words
+from games.replay import kept_replay
+from games.selectors import (
+    finished_game,
+    game_analysis,
+    game_in_progress_of_deal,
+    game_of,
+    game_pace,
+    my_games,
+    my_games_pages,
+    offered_variant,
+    replay_step,
+)
 from games.services import (
     ActionRefused,
     NotStarted,
@@ -65,9 +77,11 @@ from games.services import (
     game_act,
     game_delete,
     game_start,
+    game_verify,
     hint_for,
     leaves_a_record,
 )
+from games.tasks import analysis_ask
 
 
 @require_safe
@@ -131,7 +145,15 @@ def deal_page(request: SiteRequest, deal_number: int) -> HttpResponse:
     game = game_in_progress_of_deal(request.owner, deal_number, variant)
     if game is not None:
         return redirect("games:detail", pk=game.pk)
-    return render(request, "games/deal.html", {"deal_number": deal_number, "variant": variant})
+    return _deal_page(request, deal_number, variant)
+
+
+def _deal_page(
+    request: SiteRequest, deal_number: int, variant: str, status: int = 200, too_many: int | None = None
+) -> HttpResponse:
+    deal = {"deal_number": deal_number, "variant": variant}  # what the other apps' panels get (games/registry.py)
+    context = {"deal_number": deal_number, "variant": variant, "deal": deal, "too_many": too_many}
+    return render(request, "games/deal.html", context, status=status)
 
 
 @require_POST
@@ -140,21 +162,14 @@ def deal_start(request: SiteRequest, deal_number: int) -> HttpResponse:
     one is in progress."""
     form = DealStartForm(request.POST)
     if not form.is_valid():
-        return render(
-            request, "games/deal.html", {"deal_number": deal_number, "variant": Game.Variant.ADDICTION}, status=400
-        )
+        return _deal_page(request, deal_number, Game.Variant.named(None), status=400)
     variant = Game.Variant(form.cleaned_data["variant"])
     if wait := wait_seconds(request, "start"):
         return too_many(request, wait)
     try:
         game = game_start(owner=become_guest(request), deal_number=deal_number, variant=variant)
     except TooManyGames as refusal:
-        return render(
-            request,
-            "games/deal.html",
-            {"deal_number": deal_number, "variant": variant, "too_many": refusal.limit},
-            status=TOO_MANY_GAMES_STATUS,
-        )
+        return _deal_page(request, deal_number, variant, status=TOO_MANY_GAMES_STATUS, too_many=refusal.limit)
     return _remember_variant(redirect("games:detail", pk=game.pk), variant)
 
 
@@ -220,8 +235,8 @@ def game_detail(request: SiteRequest, pk: int) -> HttpResponse:
 
 
 def _countdown(request: SiteRequest, game: Game, now, status: int = 200) -> HttpResponse:
-    """A game whose clock starts later (a live race's countdown): its table stays hidden until then."""
-    seconds = max(1, math.ceil((game.started_at - now).total_seconds()))
+    """A game whose clock starts later (Game.starts_later): its table stays hidden until then."""
+    seconds = seconds_until(game.started_at, now)
     response = render(request, "games/countdown.html", {"game": game, "seconds": seconds}, status=status)
     if request.htmx:
         response["HX-Refresh"] = "true"  # the whole page, not a table, comes back
@@ -286,6 +301,80 @@ def game_action(request: SiteRequest, pk: int, kind: str) -> HttpResponse:
     if note:
         messages.warning(request, note)
     return redirect("games:detail", pk=game.pk)
+
+
+# --------------------------------------------------------------------------- a finished game's pages
+
+
+def _finished_game(request: SiteRequest, pk: int):
+    """A finished game the visitor may see, and whether it is theirs (games.selectors.finished_game)."""
+    game, own = finished_game(request.owner, pk, staff=request.user.is_staff)
+    if game is None:
+        raise Http404(_("No such game here."))
+    if not game.is_over:
+        raise Http404(_("This game is not finished yet."))
+    return game, own
+
+
+@require_safe
+def game_verify_page(request: SiteRequest, pk: int) -> HttpResponse:
+    game, _own = _finished_game(request, pk)
+    verification = None
+    if game.seed_shown:  # a daily's seed waits for its day to end
+        kept = kept_replay(game, compute=False)  # a kept replay is read freely (addiction_site/limits.py)
+        if kept is None and (wait := wait_seconds(request, "replay")):
+            return too_many(request, wait)
+        verification = game_verify(game, kept=kept)
+    words = verification_words(game, verification) if verification else []
+    return render(request, "games/verify.html", {"game": game, "verification": verification, "words": words})
+
+
+VERDICT_AGAIN_SECONDS = 2  # while the analysis runs, the page asks again after this
+
+
+@require_safe
+def game_verdict_page(request: SiteRequest, pk: int) -> HttpResponse:
+    """A finished game's analysis (docs/RULES.md, "Analysis"): searched in the background once
+    the game ended (games/background.py), only read here.  A game with none yet (finished
+    before analyses were made, or whose worker died) has it asked for, within the limit on
+    verdicts; until it is done, htmx asks again and the page without scripts refreshes itself."""
+    game, _own = _finished_game(request, pk)
+    wait = 0
+    analysis = game_analysis(game)
+    if analysis is None:  # asking queues a task: within the limit (a page waiting for one is not)
+        if not (wait := wait_seconds(request, "verdict")):
+            analysis_ask(game.pk)
+    elif not analysis.done:
+        analysis_ask(game.pk)  # enqueued again only if the worker that took it died (games/background.py)
+    if wait and not request.htmx:
+        return too_many(request, wait)
+    words = analysis_words(game)
+    again = 0 if words.done else max(wait, VERDICT_AGAIN_SECONDS)
+    context = {"game": game, "analysis": words, "verdict_again": again, "done": words.done}
+    return render(request, "games/_verdict.html" if request.htmx else "games/verdict.html", context)
+
+
+@require_safe
+def game_replay_page(request: SiteRequest, pk: int, step: int = 0) -> HttpResponse:
+    """One step of a finished game's replay; every step has its own URL, htmx swaps just the table.
+
+    A daily game's steps show what the day's shuffles deal, the same for every player of
+    that day: others see them from the day its seed is revealed (docs/RULES.md, "Fairness
+    and verification"), its owner at once."""
+    game, own = _finished_game(request, pk)
+    if not (own or game.seed_shown):
+        return render(request, "games/replay.html", {"game": game, "waiting": True}, status=403)
+    kept = kept_replay(game, compute=False)
+    if kept is None and (wait := wait_seconds(request, "replay")):  # a replay not kept yet costs a whole log
+        return too_many(request, wait)
+    replayed = replay_step(game, step, kept)
+    if replayed.shown is None:
+        raise Http404(_("This game has no such step."))
+    template = "games/_replay.html" if request.htmx else "games/replay.html"
+    context = replay_context(game, step, replayed)
+    if request.user.is_staff and not request.htmx:  # the moderators' evidence (docs/RULES.md, "Human pace")
+        context["pace_chart"] = pace_chart(game_pace(game))
+    return render(request, template, context)
 
 
 @require_safe

@@ -8,4 +8,10 @@ class RacesConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
-        from races import receivers  # noqa: F401  (connects the receiver: the last game over closes a live race)
+        from games import registry
+        from races import panels, receivers, selectors, services  # noqa: F401  (receivers: the last game over closes a live race)
+
+        registry.add_chore("races closed at their time", services.races_close_due)
+        registry.add_shown_to_others(selectors.game_of_closed_race)
+        registry.add_exporter("races", selectors.races_data)
+        panels.register()

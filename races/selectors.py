@@ -3,6 +3,7 @@ between two of them (docs/RULES.md, "Races")."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import asdict, dataclass
 from datetime import datetime
 
@@ -18,7 +19,7 @@ RACE_STATES = (Race.State.OPEN, Race.State.RUNNING, Race.State.CLOSED)
 @dataclass(frozen=True)
 class Standing:
     """One player's row: figures only, never their table, until the race closes.  Plain
-    values, so that a snapshot travels through the channel layer (races/live.py) as it is."""
+    values, so that a snapshot travels through the channel layer (races/notices.py, races/stream.py) as it is."""
 
     entry_id: int
     name: str
@@ -98,6 +99,59 @@ def standings(race: Race, now: datetime) -> list[Standing]:
 
 def snapshot(race: Race, now: datetime) -> Snapshot:
     return Snapshot(race.state, tuple(standings(race, now)))
+
+
+def entry_of_game(game) -> Entry | None:
+    """The race entry whose game ``game`` is, with its race, or None for a game of no race."""
+    if game.origin != game.Origin.RACE:
+        return None
+    return Entry.objects.select_related("race").filter(game_id=game.pk).first()
+
+
+def race_id_of_game(game) -> int | None:
+    """The race whose game ``game`` is, or None."""
+    entry = entry_of_game(game)
+    return None if entry is None else entry.race_id
+
+
+def game_of_closed_race(game_id: int) -> bool:
+    """Whether the game is a race's whose race has closed: then anyone may see its replay
+    (docs/RULES.md, "Races")."""
+    return Entry.objects.filter(game_id=game_id, race__state=Race.State.CLOSED).exists()
+
+
+def races_data(user) -> Iterator[dict]:
+    """The races ``user`` joined, as their data download gives them: the race, their entry and
+    their game in it (the game itself is among their games)."""
+    entries = Entry.objects.filter(user=user).select_related("race").order_by("joined_at", "pk")
+    for entry in entries.iterator(chunk_size=500):
+        race = entry.race
+        yield {
+            "race": race.code,
+            "variant": race.variant,
+            "deal_number": race.deal_number,
+            "mode": race.mode,
+            "state": race.state,
+            "hosted": race.host_id == user.pk,
+            "seed_sha256": race.seed_sha256,
+            "created_at": race.created_at,
+            "started_at": race.started_at,
+            "closed_at": race.closed_at,
+            "name": entry.name,
+            "joined_at": entry.joined_at,
+            "game": entry.game_id,
+        }
+
+
+def race_of(code: str) -> Race | None:
+    """The race whose link carries ``code``, or None."""
+    return Race.objects.filter(code=code).first()
+
+
+def race_snapshot(*, now: datetime, race_id: int | None = None, code: str | None = None) -> tuple[int, Snapshot] | None:
+    """A race's id and its standings at ``now``, the race found by its id or its code; None if there is none."""
+    race = Race.objects.filter(pk=race_id).first() if race_id is not None else race_of(code or "")
+    return None if race is None else (race.pk, snapshot(race, now))
 
 
 @dataclass(frozen=True)

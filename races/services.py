@@ -14,7 +14,7 @@ from addiction_site.ownership import Owner
 from games import engine
 from games.models import Game
 from games.services import ActionRefused, StaleVersion, game_act, game_start, seed_digest
-from races import live
+from races import notices
 from races.models import MAX_PLAYERS, Entry, Race
 
 LIVE_LIMIT = timedelta(minutes=30)  # a live race closes at the latest this long after its start
@@ -105,7 +105,7 @@ def race_join(*, race: Race, owner: Owner, name: str, now: datetime | None = Non
         if race.mode == Race.Mode.CHALLENGE:
             entry.game = _deal(race, owner, now)
             entry.save(update_fields=["game"])
-        transaction.on_commit(partial(live.tell, race.pk))
+        transaction.on_commit(partial(notices.tell, race.pk))
     return entry
 
 
@@ -140,7 +140,7 @@ def race_start(*, race: Race, owner: Owner, now: datetime | None = None) -> Race
         for entry in race.entries.order_by("pk"):
             entry.game = _deal(race, Owner(user_id=entry.user_id, guest_token=entry.guest_token), start)
             entry.save(update_fields=["game"])
-        transaction.on_commit(partial(live.tell, race.pk))
+        transaction.on_commit(partial(notices.tell, race.pk))
     race.refresh_from_db()
     return race
 
@@ -167,9 +167,25 @@ def race_close_if_due(race: Race, *, now: datetime | None = None) -> bool:
         for game in games.filter(status=engine.Status.PLAYING):
             _give_up(game, now)
         games.update(sealed=False)
-        transaction.on_commit(partial(live.tell, race.pk))
+        transaction.on_commit(partial(notices.tell, race.pk))
     race.refresh_from_db()
     return True
+
+
+def race_close_due(*, race_id: int, now: datetime | None = None) -> bool:
+    """Close the race ``race_id`` if it is due (:func:`race_close_if_due`): what the worker's task
+    and the housekeeping's sweep run.  Returns whether this call closed it."""
+    race = Race.objects.filter(pk=race_id).first()
+    return race is not None and race_close_if_due(race, now=now)
+
+
+def races_close_due(*, now: datetime, dry_run: bool = False) -> int:
+    """Close every race whose time is up (the hourly housekeeping's sweep, behind the worker's
+    task at each race's ``closes_at``); how many were (or, with ``dry_run``, would be) closed."""
+    due = Race.objects.exclude(state=Race.State.CLOSED).filter(closes_at__lte=now).values_list("pk", flat=True)
+    if dry_run:
+        return due.count()
+    return sum(race_close_due(race_id=race_id, now=now) for race_id in list(due))
 
 
 def _give_up(game: Game, now: datetime) -> None:

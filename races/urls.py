@@ -1,6 +1,6 @@
 from django.urls import path
 
-from races import live, views
+from races import views
 
 app_name = "races"
 
@@ -8,8 +8,8 @@ urlpatterns = [
     path("race/new/", views.race_new, name="new"),
     path("race/<slug:code>/", views.race_page, name="race"),
     path("race/<slug:code>/standings/", views.race_standings, name="standings"),
-    # Served by daphne as a live stream (addiction_site/asgi.py); by WSGI, one snapshot (races/live.py).
-    path("race/<slug:code>/stream/", live.snapshot_once, name="stream"),
+    # Served by daphne as a live stream (addiction_site/asgi.py, races/stream.py); by WSGI, one snapshot.
+    path("race/<slug:code>/stream/", views.race_stream_once, name="stream"),
     path("race/<slug:code>/join/", views.race_join_page, name="join"),
     path("race/<slug:code>/start/", views.race_start_page, name="start"),
 ]

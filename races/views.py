@@ -1,23 +1,29 @@
-"""The races' pages (docs/RULES.md, "Races"): open one, its page with the standings, join, start."""
+"""The races' pages (docs/RULES.md, "Races"): open one, its page with the standings, join, start.
+
+A GET changes nothing: a race whose time is up is closed by the worker at its ``closes_at``
+(races/tasks.py), or by the last of its games to end (races/receivers.py), never by a page
+that happens to be looked at."""
 
 from __future__ import annotations
 
-import math
-
 from django.http import Http404, HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
-from django.utils import timezone
+from django.shortcuts import redirect, render
+from django.utils import timezone, translation
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from addiction_site.limits import too_many, wait_seconds
 from addiction_site.ownership import SiteRequest, become_guest
 from daily import deals
+from games.clock import seconds_until
 from games.selectors import offered_variant
 from games.services import TooManyGames
+from races import stream
 from races.forms import JoinForm, OpenForm
 from races.models import Race
-from races.selectors import standings
-from races.services import RaceRefused, entry_of, is_host, race_close_if_due, race_join, race_open, race_start
+from races.selectors import race_of, snapshot, standings
+from races.services import RaceRefused, entry_of, is_host, race_join, race_open, race_start
+from races.tasks import race_close_ask
 
 
 @require_http_methods(["GET", "POST"])
@@ -40,22 +46,22 @@ def race_new(request: SiteRequest) -> HttpResponse:
             )
         except TooManyGames as refusal:
             return render(request, "races/new.html", {"form": form, "too_many": refusal.limit}, status=409)
+        race_close_ask(race)  # a challenge closes at its time
         return redirect("races:race", code=race.code)
     return render(request, "races/new.html", {"form": form}, status=400 if form.errors else 200)
 
 
 def _race(code: str) -> Race:
-    race = get_object_or_404(Race, code=code)
-    race_close_if_due(race)
+    race = race_of(code)
+    if race is None:
+        raise Http404(_("No such race."))
     return race
 
 
 def _race_page(request: SiteRequest, race: Race, *, form=None, refused: str = "", status: int = 200) -> HttpResponse:
     entry = entry_of(race, request.owner)
     now = timezone.now()
-    countdown = 0
-    if race.state == Race.State.RUNNING and race.started_at and race.started_at > now:
-        countdown = max(1, math.ceil((race.started_at - now).total_seconds()))
+    countdown = seconds_until(race.started_at, now) if race.state == Race.State.RUNNING else 0
     return render(
         request,
         "races/race.html",
@@ -82,6 +88,16 @@ def race_standings(request: SiteRequest, code: str) -> HttpResponse:
     """The standings alone (the page asks for them again while the race runs)."""
     race = _race(code)
     return render(request, "races/_standings.html", {"race": race, "standings": standings(race, timezone.now())})
+
+
+@require_safe
+def race_stream_once(request: SiteRequest, code: str) -> HttpResponse:
+    """The live stream's address served by WSGI (gunicorn, the test client), where no stream can
+    be held open: one snapshot, then the browser comes back (races/stream.py serves it live)."""
+    race = _race(code)
+    shown = snapshot(race, timezone.now())
+    body = f"retry: {stream.RETRY_MS * 2}\n\n" + stream.events_of(code, shown, None, translation.get_language())
+    return HttpResponse(body, content_type="text/event-stream", headers={"Cache-Control": "no-cache"})
 
 
 @require_POST
@@ -112,4 +128,5 @@ def race_start_page(request: SiteRequest, code: str) -> HttpResponse:
         return _race_page(request, race, refused=refusal.reason, status=409)
     except TooManyGames:
         return _race_page(request, race, refused="a player has too many games", status=409)
+    race_close_ask(race)  # at most LIVE_LIMIT after its start
     return redirect("races:race", code=race.code)

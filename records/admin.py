@@ -22,10 +22,10 @@ from django.utils.translation import ngettext
 
 from games.admin import RowsByIdAdmin
 from games.models import Game
+from games.presenters.replay import pace_chart
 from games.selectors import game_pace
 from games.services import win_review
 from records.models import BoardEntry, HeldWin, Player
-from records.presenters import pace_chart
 
 User = get_user_model()
 
@@ -177,10 +177,8 @@ class HeldWinAdmin(RowsByIdAdmin):
 
     @admin.display(description=_("Pace"))
     def pace(self, game) -> str:
-        return render_to_string("records/_pace_chart.html", {"chart": pace_chart(game_pace(game))})
+        return render_to_string("games/_pace_chart.html", {"chart": pace_chart(game_pace(game))})
 
     @admin.display(description=_("Replay"))
     def replay(self, game) -> str:
-        return render_to_string(
-            "records/_admin_replay_link.html", {"url": reverse("records:replay_start", args=[game.pk])}
-        )
+        return render_to_string("games/_admin_replay_link.html", {"url": reverse("games:replay_start", args=[game.pk])})

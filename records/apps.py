@@ -8,4 +8,9 @@ class RecordsConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
-        from records import receivers  # noqa: F401  (connects the receivers: a ranked win enters the boards)
+        from games import registry
+        from records import panels, receivers, selectors  # noqa: F401  (receivers: a ranked win enters the boards)
+
+        registry.add_shown_to_others(selectors.stands_on_a_board)
+        registry.add_exporter("board_entries", selectors.board_entries_data)
+        panels.register()

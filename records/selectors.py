@@ -2,19 +2,18 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
 
 from django.contrib.auth.models import User
 from django.core.paginator import Page, Paginator
 from django.db.models import Q, QuerySet
-from django.utils.translation import gettext as _
 
 from addiction_site.ownership import Owner
 from games import engine
 from games.clock import utc_day
 from games.models import Game
-from games.replay import KeptReplay, Step, kept_replay
 from games.selectors import owned_games
 from records import scopes
 from records.models import BoardEntry, Player
@@ -47,6 +46,26 @@ def rank_of(entry: BoardEntry) -> int:
         | Q(first=entry.first, second=entry.second, finished_at=entry.finished_at, id__lt=entry.id)
     )
     return on_boards(BoardEntry.objects.filter(ahead, board=entry.board, scope=entry.scope)).count() + 1
+
+
+def stands_on_a_board(game_id: int) -> bool:
+    """Whether the game stands on a board that shows it: then anyone may see its replay
+    (docs/RULES.md, "Fairness and verification")."""
+    return on_boards(BoardEntry.objects.filter(game_id=game_id)).exists()
+
+
+def board_entries_data(user) -> Iterator[dict]:
+    """``user``'s board entries, as their data download gives them."""
+    entries = BoardEntry.objects.filter(user=user).order_by("board", "scope")
+    for entry in entries.iterator(chunk_size=500):
+        yield {
+            "board": entry.board,
+            "scope": entry.scope,
+            "game": entry.game_id,
+            "first": entry.first,
+            "second": entry.second,
+            "finished_at": entry.finished_at,
+        }
 
 
 def personal_bests(game: Game) -> list[tuple[BoardEntry, int]]:
@@ -249,39 +268,3 @@ def profile_entries(player: User, variant: str = scopes.ADDICTION) -> QuerySet[B
     """A player's all-time board entries in ``variant``, as their profile lists them."""
     scope = scopes.of_variant(scopes.ALL, variant)
     return on_boards(BoardEntry.objects.filter(user=player, scope=scope)).order_by("board")
-
-
-def finished_game(owner: Owner, pk: int, *, staff: bool = False) -> tuple[Game | None, bool]:
-    """The game ``pk`` if the visitor may see it once finished, and whether it is theirs: their
-    own, or one that stands on a board (docs/RULES.md, "Fairness and verification"), a race's
-    game once its race has closed (docs/RULES.md, "Races"), or for staff any game (a held win
-    is on no board).  Games in progress stay their owner's: the caller checks that it is over."""
-    game = owned_games(owner).filter(pk=pk).first()
-    if game is not None:
-        return game, True
-    if staff or on_boards(BoardEntry.objects.filter(game_id=pk)).exists():
-        return Game.objects.filter(pk=pk).first(), False
-    race_game = Game.objects.filter(pk=pk, origin=Game.Origin.RACE, sealed=False).first()  # its race has closed
-    return race_game, False
-
-
-@dataclass(frozen=True)
-class Replayed:
-    """One step of a replay (``shown``, None if the game has no such step), the number of
-    the last step that replays, and why the log stops replaying there ("" if it does not)."""
-
-    shown: Step | None
-    last: int
-    error: str
-
-
-def replay_step(game: Game, step: int, kept: KeptReplay | None = None) -> Replayed:
-    """Step ``step`` of ``game``'s replay, from its replay kept once played (games/replay.py),
-    so that a log that stops replaying is said on every step's page."""
-    kept = kept or kept_replay(game)
-    assert kept is not None  # computed when not kept
-    error = ""
-    if kept.error:  # a tampered log: show what replays
-        error = _("The log stops replaying after step %(step)s: %(error)s") % {"step": kept.last, "error": kept.error}
-    shown = kept.step(step) if 0 <= step <= kept.last else None
-    return Replayed(shown, kept.last, error)

@@ -165,7 +165,8 @@ def play_win(
     """A new game of ``owner`` that plays ``win`` through the services; it ends won.  It began
     as a random deal (so it ranks on every board) unless ``origin`` says otherwise (a daily
     game's with its ``daily`` day)."""
-    game = reseed(game_start(owner=owner, deal_number=win.deal_number, origin=origin, daily=daily), win.seed)
+    dealt = game_start(owner=owner, deal_number=win.deal_number, origin=origin, daily=daily, now=start)
+    game = reseed(dealt, win.seed)
     game = play_actions(owner, game, win.actions, start=start, step=step)
     assert game.status == engine.Status.WON, game.status
     return game

@@ -9,8 +9,9 @@ from django.utils.http import urlencode
 from django.utils.safestring import SafeString
 from django.utils.translation import get_language
 
+from games import registry
 from games.models import Variant
-from games.presenters import AnalysisWords, SlotView, analysis_words, review_note
+from games.presenters import AnalysisWords, SlotView, analysis_words, duration, review_note
 
 register = template.Library()
 
@@ -31,6 +32,19 @@ def variant_prefix(variant: str) -> str:
     return "" if variant in ("", "addiction") else f"{Variant(variant).label} · "
 
 
+@register.simple_tag(takes_context=True)
+def panels(context, place: str, subject=None, joiner: str = "") -> SafeString:
+    """What the other apps show at ``place`` of this page, about ``subject`` (games/registry.py),
+    each drawn by its app's own template; ``joiner`` goes before each one drawn."""
+    request = context.get("request")
+    drawn = []
+    for panel in registry.panels(place):
+        extra = panel.context(request, subject)
+        if extra is not None:
+            drawn.append(joiner + render_to_string(panel.template, extra, request=request).strip())
+    return SafeString("".join(drawn))
+
+
 @register.simple_tag
 def review_of(game) -> str:
     """What a won game's player is told of its review for human pace ("" if nothing)."""
@@ -43,23 +57,13 @@ def analysis_of(game) -> AnalysisWords:
     return analysis_words(game)
 
 
-@register.filter
-def duration(milliseconds) -> str:
-    """A game's time to the tenth of a second (docs/RULES.md, "Counting"): M:SS.t, or
-    H:MM:SS.t from an hour on.  Tenths are cut, not rounded, as the boards rank on milliseconds."""
-    tenths = max(0, int(milliseconds or 0) // 100)
-    seconds, tenth = divmod(tenths, 10)
-    hours, rest = divmod(seconds, 3600)
-    minutes, seconds = divmod(rest, 60)
-    if hours:
-        return f"{hours}:{minutes:02d}:{seconds:02d}.{tenth}"
-    return f"{minutes}:{seconds:02d}.{tenth}"
+register.filter("duration", duration)  # the one way a time is written, in templates too
 
 
 @register.simple_tag
 def slots(row: list[SlotView]) -> SafeString:
     """The slots of one row of a table, each drawn by games/_slot.html (a button), or in a
-    replay by records/_replay_slot.html (a picture).
+    replay by games/_replay_slot.html (a picture).
 
     Every action draws a table of 52 slots, so each distinct slot is drawn once per
     language and kept: the only cache of the site's own.  It is bounded, and a slot is a
@@ -80,5 +84,5 @@ def changed_slots(views: list[SlotView]) -> SafeString:
 
 @lru_cache(maxsize=20_000)
 def _drawn(language: str, view: SlotView, oob: bool = False) -> SafeString:
-    template = "records/_replay_slot.html" if view.replay else "games/_slot.html"  # a picture, or a button
+    template = "games/_replay_slot.html" if view.replay else "games/_slot.html"  # a picture, or a button
     return SafeString(render_to_string(template, {**view.drawing(), "oob": oob}).strip())

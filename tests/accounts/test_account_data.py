@@ -135,12 +135,28 @@ def test_the_download_holds_nothing_of_another_player_nor_any_secret(ada_client,
         assert "seed" not in next(g for g in data["games"] if g["id"] == game.pk)
 
 
+def test_the_download_holds_the_races_the_player_joined_and_not_the_others(ada_client, ada, brian):
+    """Races plug their part into the download (games/registry.py, add_exporter): the privacy
+    page promises everything that is the player's (issue 41)."""
+    from races.services import race_join, race_open
+
+    race = race_open(owner=user_owner(ada), name="Ada", mode="challenge", deal_number=17)
+    race_join(race=race, owner=user_owner(brian), name="Brian")
+    race_open(owner=user_owner(brian), name="B", mode="live", deal_number=18)  # not Ada's
+    _response, data = download(ada_client)
+    (row,) = data["races"]
+    assert (row["race"], row["name"], row["hosted"], row["mode"]) == (race.code, "Ada", True, "challenge")
+    assert row["game"] in {game["id"] for game in data["games"]}  # her game of it is among her games
+    assert race.seed not in json.dumps(data)  # a race's seed stays secret until it closes
+
+
 def test_the_download_reads_many_games_in_a_few_queries(ada_client, ada, django_assert_max_num_queries):
     owner = user_owner(ada)
     for deal_number in range(10, 30):
         game = game_start(owner=owner, deal_number=deal_number)
         act_on_service(owner, game, "move", a_movable_slot(game))
-    with django_assert_max_num_queries(9):  # session, user, its confirmed address, games, their actions, board entries
+    # session, user, its confirmed address, games, their actions, board entries, races
+    with django_assert_max_num_queries(10):
         _response, data = download(ada_client)
     assert len(data["games"]) == 22
 

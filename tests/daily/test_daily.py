@@ -9,7 +9,7 @@ import pytest
 from django.test import Client
 from django.utils import timezone
 
-from daily import deals, services
+from daily import deals, services, tasks
 from daily.models import DailySeed
 from games import engine
 from games.models import Game, daily_closes_at, daily_revealed
@@ -63,12 +63,18 @@ def test_two_players_share_the_days_luck_and_only_the_first_daily_is_ranked():
 
 def test_the_daily_page_shows_the_seeds_digest_and_reveals_it_the_day_after(client):
     today = deals.today()
+    before = text_of(client.get("/daily/"))
+    assert not DailySeed.objects.exists()  # a page makes nothing (issue 41): the seed is drawn ahead, or at the start
+    assert "its SHA-256 is shown here from then" in before
+    assert services.seeds_made_ahead(now=timezone.now()) == 2  # today's and tomorrow's (the housekeeping)
     page = client.get("/daily/")
     seed = DailySeed.objects.get(day=today)
     assert seed.seed_sha256 in text_of(page) and seed.seed not in text_of(page)
     assert "will be revealed on" in text_of(page)
+    assert services.seeds_made_ahead(now=timezone.now()) == 0
     yesterday = today - timedelta(days=1)
     if yesterday >= deals.FIRST_DAY:
+        services.seed_of(yesterday)
         past = client.get(f"/daily/{yesterday.isoformat()}/")
         assert DailySeed.objects.get(day=yesterday).seed in text_of(past)
     assert client.get(f"/daily/{(today + timedelta(days=1)).isoformat()}/").status_code == 404
@@ -240,9 +246,12 @@ def test_after_the_reveal_the_daily_page_shows_how_the_solver_played_the_days_de
         return played[-1][1]
 
     monkeypatch.setattr(solver, "follow_hints", follow)
+    services.seed_of(yesterday)  # someone played it: its seed was made
     with django_capture_on_commit_callbacks(execute=True):
         first = parse_html(client.get(f"/daily/{yesterday.isoformat()}/"))
-    assert "pending" in first.find(id="solver-daily")["class"]  # asked for; the worker plays it
+    assert "pending" in first.find(id="solver-daily")["class"] and not played  # a page asks for nothing
+    assert tasks.solver_dailies_ask(now=timezone.now(), dry_run=True) == 1
+    assert tasks.solver_dailies_ask(now=timezone.now()) == 1  # the housekeeping asks; the worker plays it
     shown = parse_html(client.get(f"/daily/{yesterday.isoformat()}/")).find(id="solver-daily")
     ((start, followed),) = played
     # The day's deal, with the day's revealed seed, as a player who follows every hint.
@@ -250,6 +259,5 @@ def test_after_the_reveal_the_daily_page_shows_how_the_solver_played_the_days_de
     assert start.moves == 0 and followed.state.is_over
     assert shown["data-won"] == ("true" if followed.state.status is engine.Status.WON else "false")
     assert shown["data-moves"] == str(followed.state.moves)
-    with django_capture_on_commit_callbacks(execute=True):
-        client.get(f"/daily/{yesterday.isoformat()}/")
+    assert tasks.solver_dailies_ask(now=timezone.now()) == 0
     assert len(played) == 1  # played once

@@ -15,8 +15,7 @@ from django.test.utils import CaptureQueriesContext
 from addiction_site.ownership import Owner
 from games import engine
 from games.models import Game
-from games.services import ActionRefused, game_start
-from records.services import game_verify
+from games.services import ActionRefused, game_start, game_verify
 from tests.helpers import TWO_COLUMN_0_GAPS, act, act_on_service, new_game, set_layout, statements, text_of
 
 pytestmark = pytest.mark.django_db

@@ -10,7 +10,7 @@ from django.db.migrations.executor import MigrationExecutor
 from games import engine
 from games.models import Game
 from games.presenters import card_name
-from records.services import game_verify
+from games.services import game_verify
 from tests.helpers import act, grid, migrate, parse_html, text_of
 
 BEFORE = [("games", "0008_records_daily_moderation")]

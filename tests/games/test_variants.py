@@ -13,9 +13,8 @@ from django.db.migrations.executor import MigrationExecutor
 from addiction_site.ownership import Owner
 from games import engine, solver
 from games.models import Game
-from games.services import game_act, game_start
+from games.services import game_act, game_start, game_verify
 from records.models import BoardEntry
-from records.services import game_verify
 from tests.helpers import HTMX, account, act, logged_in, migrate, parse_html, text_of
 from tests.winning import reseed
 

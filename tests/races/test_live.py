@@ -1,4 +1,4 @@
-"""A race's standings, live (docs/RULES.md, "Races"; races/live.py): the stream each page opens,
+"""A race's standings, live (docs/RULES.md, "Races"; races/stream.py, races/notices.py): the stream each page opens,
 what it says aloud, the snapshot WSGI answers, and the countdown before a live race's clocks."""
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from django.utils import timezone
 from addiction_site.ownership import Owner
 from games.models import Game
 from games.services import NotStarted, game_act
-from races import live
+from races import notices, stream
 from races.models import Race
 from races.selectors import LOST, PLAYING, WAITING, WON, News, Snapshot, Standing, news
 from races.services import race_close_if_due
@@ -84,8 +84,8 @@ def test_a_snapshot_travels_through_the_layer_as_it_is():
 
 
 def test_an_event_puts_each_line_of_its_data_on_a_data_line():
-    assert live.event("news", "one\ntwo") == "event: news\ndata: one\ndata: two\n\n"
-    assert live.event("closed", "") == "event: closed\ndata: \n\n"
+    assert stream.event("news", "one\ntwo") == "event: news\ndata: one\ndata: two\n\n"
+    assert stream.event("closed", "") == "event: closed\ndata: \n\n"
 
 
 def stream_rows(text: str) -> dict[str, dict[str, str]]:
@@ -115,7 +115,7 @@ def test_served_by_wsgi_the_stream_answers_one_snapshot_and_asks_the_browser_bac
 
 
 class Browser:
-    """One open stream of ``live.stream``, as daphne would run it: what it sent, and a way to leave."""
+    """One open stream of ``stream.stream``, as daphne would run it: what it sent, and a way to leave."""
 
     def __init__(self, path: str, query: bytes = b""):
         code = path.strip("/").split("/")[1]
@@ -167,7 +167,7 @@ def test_a_stream_sends_the_standings_then_each_move_of_another_player_and_the_c
 
     async def scenario():
         browser = Browser(f"/race/{race.code}/stream/", b"lang=it")
-        task = asyncio.ensure_future(live.stream(browser.scope, browser.receive, browser.send))
+        task = asyncio.ensure_future(stream.stream(browser.scope, browser.receive, browser.send))
         await browser.until(lambda text: "event: standings" in text)
         assert browser.status == 200 and "Classifica" in browser.text  # the page's language
         assert stream_rows(browser.text)["Grace"]["moves"] == "0"
@@ -187,7 +187,7 @@ def test_a_stream_that_missed_a_notice_catches_up_at_its_next_reading(settings, 
     settings.ADDICTION_LIVE_RECHECK_SECONDS = 0.2
     _host, _guest, race = a_live_race_of_two()
     grace = game_of(race, "Grace")
-    monkeypatch.setattr(live, "tell", lambda race_id: None)  # every notice lost (another process's layer)
+    monkeypatch.setattr(notices, "tell", lambda race_id: None)  # every notice lost (another process's layer)
 
     def grace_moves():
         game = Game.objects.get(pk=grace.pk)
@@ -195,7 +195,7 @@ def test_a_stream_that_missed_a_notice_catches_up_at_its_next_reading(settings, 
 
     async def scenario():
         browser = Browser(f"/race/{race.code}/stream/")
-        task = asyncio.ensure_future(live.stream(browser.scope, browser.receive, browser.send))
+        task = asyncio.ensure_future(stream.stream(browser.scope, browser.receive, browser.send))
         await browser.until(lambda text: "event: standings" in text)
         await database_sync_to_async(grace_moves)()
         await browser.until(lambda text: stream_rows(text)["Grace"]["moves"] == "1")
@@ -210,10 +210,10 @@ def test_a_stream_that_missed_a_notice_catches_up_at_its_next_reading(settings, 
 def test_the_stream_of_an_unknown_race_is_a_404_and_a_post_a_405():
     async def scenario():
         unknown = Browser("/race/nothere/stream/")
-        await live.stream(unknown.scope, unknown.receive, unknown.send)
+        await stream.stream(unknown.scope, unknown.receive, unknown.send)
         posted = Browser("/race/nothere/stream/")
         posted.scope["method"] = "POST"
-        await live.stream(posted.scope, posted.receive, posted.send)
+        await stream.stream(posted.scope, posted.receive, posted.send)
         return unknown.status, posted.status
 
     assert run_apart(scenario) == (404, 405)
@@ -237,7 +237,7 @@ def test_a_live_race_counts_down_before_every_clock_starts(settings):
     page = guest.get(f"/game/{grace.pk}/")
     assert parse_html(page).find(id="countdown")
     assert parse_html(page).find_all(id="grid") == []  # nobody sees the table before the clock starts
-    assert "The race starts in" in text_of(page)
+    assert "This game starts in" in text_of(page)
     slot = a_movable_slot(grace)
     refused = act(guest, grace, "move", slot=slot)
     assert refused.status_code == 409 and refused["HX-Refresh"] == "true"

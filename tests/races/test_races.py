@@ -4,9 +4,11 @@ the same luck for every player; standings of figures only; closing, the seed and
 from __future__ import annotations
 
 from datetime import timedelta
+from io import StringIO
 
 import pytest
 from django.contrib.auth.models import User
+from django.core.management import call_command
 from django.test import Client
 from django.utils import timezone
 
@@ -14,7 +16,7 @@ from games import engine
 from games.models import Game
 from races.models import MAX_PLAYERS, Entry, Race
 from races.selectors import GAVE_UP, PLAYING, WON, Standing, rank_key
-from races.services import race_close_if_due
+from races.services import race_close_if_due, races_close_due
 from records.services import board_scopes
 from tests.helpers import act, parse_html, text_of
 
@@ -99,13 +101,14 @@ def test_each_player_sees_the_others_figures_but_never_their_table():
     assert race.seed not in guest.get(f"/race/{race.code}/").content.decode()
 
 
-def test_when_everyone_has_finished_the_race_closes_and_shows_its_seed_and_replays():
+def test_when_everyone_has_finished_the_race_closes_and_shows_its_seed_and_replays(django_capture_on_commit_callbacks):
     host, guest, race = a_live_race_of_two()
     ada, grace = game_of(race, "Ada"), game_of(race, "Grace")
     act(host, ada, "resign")
     ada.refresh_from_db()
     assert not ada.seed_shown  # over, but the race is not: its seed is everyone's
-    act(guest, grace, "resign")
+    with django_capture_on_commit_callbacks(execute=True):  # the action that ends the last game closes it
+        act(guest, grace, "resign")
     page = Client().get(f"/race/{race.code}/")
     race.refresh_from_db()
     assert race.state == Race.State.CLOSED and race.seed in text_of(page)
@@ -151,6 +154,33 @@ def test_a_challenge_deals_each_game_on_joining_and_closes_on_time():
     grace.refresh_from_db()
     assert grace.status == engine.Status.LOST and grace.resigned  # given up as it stood at the close
     assert grace.seed_shown
+
+
+def test_a_page_never_closes_a_race_the_worker_does_at_its_time(settings):
+    """No GET writes (issue 41): a race whose time is up stays as it is stored when its pages
+    are looked at; the worker's task deferred to its ``closes_at``, or the hourly housekeeping,
+    closes it."""
+    settings.TASKS = {"default": {"BACKEND": "django_tasks.backends.dummy.DummyBackend"}}  # a backend that defers
+    from django_tasks import default_task_backend
+
+    host, guest = Client(), Client()
+    race = open_race(host, mode="challenge", length="1h")
+    (deferred,) = default_task_backend.results  # the close, asked for at the race's time
+    assert deferred.task.run_after == race.closes_at and deferred.args == [race.pk]
+    join(guest, race, "Grace")
+    later = timezone.now() + timedelta(hours=2)
+    Race.objects.filter(pk=race.pk).update(closes_at=timezone.now() - timedelta(seconds=1))  # its time is up
+    for path in (f"/race/{race.code}/", f"/race/{race.code}/standings/", f"/race/{race.code}/stream/"):
+        assert host.get(path).status_code == 200
+    race.refresh_from_db()
+    assert race.state == Race.State.OPEN and Game.objects.filter(status="playing", race_entry__race=race).count() == 2
+    out = StringIO()
+    call_command("housekeeping", stdout=out)
+    assert "races closed at their time: 1" in out.getvalue()
+    race.refresh_from_db()
+    assert race.state == Race.State.CLOSED
+    assert not Game.objects.filter(status="playing", race_entry__race=race).exists()  # given up as they stood
+    assert races_close_due(now=later) == 0  # closing is done once
 
 
 def test_a_race_game_is_on_no_global_board():

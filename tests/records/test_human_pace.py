@@ -11,8 +11,8 @@ from django.core.management import call_command
 
 from games import pace
 from games.models import Game
+from games.services import game_verify
 from records.models import BoardEntry
-from records.services import game_verify
 from tests.helpers import account, logged_in, new_game, parse_html, text_of
 from tests.winning import play_win, play_with_client, quick_win, reseed, user_owner
 

@@ -20,9 +20,8 @@ from games import engine
 from games.models import Action, Game
 from games.replay import replay_states
 from games.selectors import MY_GAMES_PAGE_SIZE
-from games.services import ActionRefused, game_delete, game_rank, game_start
+from games.services import ActionRefused, game_delete, game_rank, game_start, game_verify
 from records.models import BoardEntry
-from records.services import game_verify
 from tests.helpers import (
     HTMX,
     ONE_MOVE_FROM_STUCK,

@@ -1,8 +1,11 @@
-"""Remove what the site no longer needs: guests' abandoned games, expired sessions, old login records.
+"""Remove what the site no longer needs (guests' abandoned games, expired sessions, old login
+records) and do the other apps' upkeep (games/registry.py: closing races whose time is up,
+making the daily's seeds ahead...).
 
 Safe from cron at any hour and as often as wanted: each rule removes rows by age, so a second
 run finds nothing more, and it deletes in batches of BATCH rows, each in its own short
-transaction, so no lock is held for long.  Games of accounts are never touched.
+transaction, so no lock is held for long.  Games of accounts are never touched.  Each chore
+is as safe to repeat: it does only what is due and not done.
 """
 
 from datetime import timedelta
@@ -16,6 +19,7 @@ from django.db.models import Exists, OuterRef, QuerySet
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
+from games import registry
 from games.models import Action, Game
 
 BATCH = 500
@@ -74,7 +78,8 @@ def delete_in_batches(queryset: QuerySet) -> int:
 class Command(BaseCommand):
     help = (
         "Remove guests' games never played (after a day) or untouched (after a year), expired sessions "
-        "and old django-axes records; print how many of each.  Safe to run from cron at any hour."
+        "and old django-axes records, and do the other apps' upkeep (closing races whose time is up, "
+        "making the daily's seeds ahead); print how many of each.  Safe to run from cron at any hour."
     )
 
     def add_arguments(self, parser):
@@ -91,3 +96,5 @@ class Command(BaseCommand):
         if not sessions and not dry_run:  # sessions kept elsewhere (files, a cache): their engine's own way
             store.clear_expired()
             say("expired sessions: cleared by the session engine")
+        for chore in registry.chores():
+            say(f"{chore.label}: {chore.run(now=now, dry_run=dry_run)}{' to do' if dry_run else ''}")

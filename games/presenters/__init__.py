@@ -9,14 +9,13 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import NamedTuple
 
-from django.conf import settings
 from django.utils import timezone
 from django.utils.translation import get_language, gettext_lazy, ngettext
 from django.utils.translation import gettext as _
 
 from addiction_site.ownership import SiteRequest
 from games import engine, pace
-from games.clock import elapsed_at, pause_ms
+from games.clock import elapsed_at, idle_cap_ms, pause_ms, tick_ms_left
 from games.models import Action, Game
 from games.preferences import drawn_as, marks_movable
 from games.selectors import game_analysis, game_pace
@@ -162,6 +161,19 @@ def said_words(kind: str, move: str, shuffles_left: int) -> str:
     if kind == engine.ActionKind.SHUFFLE:
         return ngettext("Shuffled: %(left)s left", "Shuffled: %(left)s left", shuffles_left) % {"left": shuffles_left}
     return ""
+
+
+def duration(milliseconds) -> str:
+    """A game's time to the tenth of a second (docs/RULES.md, "Counting"): M:SS.t, or
+    H:MM:SS.t from an hour on.  Tenths are cut, not rounded, as the boards rank on milliseconds.
+    The one way a time is written: the template filter ``duration`` is this."""
+    tenths = max(0, int(milliseconds or 0) // 100)
+    seconds, tenth = divmod(tenths, 10)
+    hours, rest = divmod(seconds, 3600)
+    minutes, seconds = divmod(rest, 60)
+    if hours:
+        return f"{hours}:{minutes:02d}:{seconds:02d}.{tenth}"
+    return f"{minutes}:{seconds:02d}.{tenth}"
 
 
 def card_name(token: str) -> str:
@@ -394,9 +406,6 @@ def status_bar_context(request: SiteRequest, game: Game, note: str = "", logged:
     the action just played, whose words the live region says."""
     now = timezone.now()
     state, hint = game.state(), game.hint_now  # the hint read from its column once
-    running = game.started_at is not None and not game.is_over
-    idle_ms = int((now - game.last_action_at).total_seconds() * 1000) if running and game.last_action_at else 0
-    cap_ms = settings.ADDICTION_IDLE_CAP_SECONDS * 1000
     stuck = not game.is_over and state.position.is_stuck()
     actions = Actions(
         game_pk=game.pk,
@@ -421,7 +430,7 @@ def status_bar_context(request: SiteRequest, game: Game, note: str = "", logged:
             hint=hint_words(hint, state.position) if hint else "",
             stuck=stuck,
             elapsed_ms=elapsed_at(game, now),
-            tick_ms_left=max(0, cap_ms - idle_ms) if running else 0,
+            tick_ms_left=tick_ms_left(game, now),
             actions=actions,
         ),
         "max_actions": engine.MAX_ACTIONS,
@@ -443,8 +452,7 @@ def grid_figures(game: Game, elapsed_ms: int) -> dict:
 
 def break_words(game: Game, now) -> str:
     """For a game resumed after a pause longer than the idle cap: how much of it was counted."""
-    pause = pause_ms(game, now) // 1000
-    cap = settings.ADDICTION_IDLE_CAP_SECONDS
+    pause, cap = pause_ms(game, now) // 1000, idle_cap_ms() // 1000
     if pause <= cap:
         return ""
     return _(
@@ -467,7 +475,7 @@ def pause_words(seconds: int) -> str:
 
 def idle_cap_words() -> str:
     """The idle cap said for people: "2 minutes", "90 seconds"."""
-    seconds = settings.ADDICTION_IDLE_CAP_SECONDS
+    seconds = idle_cap_ms() // 1000
     if seconds % 60:
         return ngettext("%(count)d second", "%(count)d seconds", seconds) % {"count": seconds}
     minutes = seconds // 60

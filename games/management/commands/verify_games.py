@@ -3,7 +3,7 @@
 from django.core.management.base import BaseCommand, CommandError
 
 from games.models import Game
-from records.services import game_verify
+from games.services import game_verify
 
 
 class Command(BaseCommand):

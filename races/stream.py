@@ -1,21 +1,21 @@
-"""A race's standings, live (docs/RULES.md, "Races"): a Server-Sent Events stream per open
-page, fed through Channels' channel layer.
+"""A race's standings, live (docs/RULES.md, "Races"): the Server-Sent Events stream each open
+page holds, and what it sends.  The publishing side, what services call when a race changes,
+is races/notices.py.
 
-Whatever changes a race (a join, the start, each action of one of its games, the close)
-``tell``s it once committed: the race's snapshot is read once, there, and sent to the race's
-group on the channel layer (in this process's memory, or through Redis with REDIS_URL: see
-settings.CHANNEL_LAYERS).  Every open stream of the race is in that group; it renders the
-snapshot in its player's language and sends it, with what changed worth saying aloud
-(``selectors.news``).  A stream also reads the race itself when it opens (so a reload or a
-reconnection starts from the figures as they are: they are the games' own state) and every
+Every open stream of a race is in the race's group on Channels' channel layer
+(``notices.group_of``); each notice it hears carries the race's snapshot, which it renders in
+its player's language and sends, with what changed worth saying aloud (``selectors.news``).
+A stream also reads the race itself when it opens (so a reload or a reconnection starts from
+the figures as they are: they are the games' own state) and every
 ``ADDICTION_LIVE_RECHECK_SECONDS`` (so a notice lost, or sent by a process with another
-in-memory layer, is caught up), and ends after ``LIFETIME`` seconds: the browser's EventSource
-opens it again, on whichever server is up, and catches up the same way.
+in-memory layer, is caught up), and ends after ``LIFETIME`` seconds: the browser's
+EventSource opens it again, on whichever server is up, and catches up the same way.
 
 The stream is a small ASGI application of its own (``stream``, routed in
 addiction_site/asgi.py), outside Django's request cycle: a page's stream holds no thread and
 no database connection while it waits.  Served by WSGI instead (gunicorn, the test client),
-the same address answers one snapshot and asks the browser to come back (``snapshot_once``).
+the same address answers one snapshot and asks the browser to come back
+(races/views.py, ``race_stream_once``).
 """
 
 from __future__ import annotations
@@ -23,46 +23,23 @@ from __future__ import annotations
 import asyncio
 import functools
 import logging
-import time
 from urllib.parse import parse_qs
 
-from asgiref.sync import async_to_sync
 from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 from django.conf import settings
-from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404
 from django.template.loader import render_to_string
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_safe
 
 from races.models import Race
-from races.selectors import News, Snapshot, news, snapshot
+from races.notices import group_of
+from races.selectors import News, Snapshot, news, race_snapshot
 
 log = logging.getLogger(__name__)
 
 RETRY_MS = 1000  # how soon a browser opens a dropped stream again
 LIFETIME = 300  # seconds a stream lasts before the browser is asked to open it again
-MESSAGE = "race.changed"
-
-
-def group_of(race_id: int) -> str:
-    return f"race-{race_id}"
-
-
-def tell(race_id: int) -> None:
-    """Send ``race_id``'s snapshot as it is now to every open stream of it (call once the
-    change is committed).  A notice that cannot be sent is logged, not raised: the streams
-    catch up at their next reading."""
-    race = Race.objects.filter(pk=race_id).first()
-    if race is None:
-        return
-    message = {"type": MESSAGE, "snapshot": snapshot(race, timezone.now()).as_message(), "sent": time.time()}
-    try:
-        async_to_sync(get_channel_layer().group_send)(group_of(race_id), message)
-    except Exception:  # the layer's server is down: the page still works, later
-        log.warning("race %s: the live notice could not be sent", race_id, exc_info=True)
 
 
 def said(item: News) -> str:
@@ -110,21 +87,9 @@ def language_of(query: str) -> str:
     return wanted if wanted in dict(settings.LANGUAGES) else settings.LANGUAGE_CODE
 
 
-@require_safe
-def snapshot_once(request: HttpRequest, code: str) -> HttpResponse:
-    """The stream's address served by WSGI: one snapshot, then the browser comes back."""
-    race = get_object_or_404(Race, code=code)
-    shown = snapshot(race, timezone.now())
-    body = f"retry: {RETRY_MS * 2}\n\n" + events_of(code, shown, None, translation.get_language())
-    return HttpResponse(body, content_type="text/event-stream", headers={"Cache-Control": "no-cache"})
-
-
 @database_sync_to_async
 def _read(code: str) -> tuple[int, Snapshot] | None:
-    race = Race.objects.filter(code=code).first()
-    if race is None:
-        return None
-    return race.pk, snapshot(race, timezone.now())
+    return race_snapshot(code=code, now=timezone.now())
 
 
 HEADERS = [
