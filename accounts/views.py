@@ -47,7 +47,7 @@ from accounts.throttle import (
     signup_counted,
 )
 from addiction_site.ownership import GUEST_COOKIE
-from games.preferences import DECK_COOKIE, FACE_COOKIE, MARK_MOVABLE_COOKIE, MOTION_COOKIE, SOUND_COOKIE, THEME_COOKIE
+from games.preferences import CHOICES, VARIANT_COOKIE
 
 logger = logging.getLogger("accounts")
 
@@ -265,12 +265,8 @@ def privacy(request: HttpRequest) -> HttpResponse:
             "csrf_cookie": settings.CSRF_COOKIE_NAME,
             "language_cookie": settings.LANGUAGE_COOKIE_NAME,
             "guest_cookie": GUEST_COOKIE,
-            "mark_movable_cookie": MARK_MOVABLE_COOKIE,
-            "theme_cookie": THEME_COOKIE,
-            "motion_cookie": MOTION_COOKIE,
-            "deck_cookie": DECK_COOKIE,
-            "sound_cookie": SOUND_COOKIE,
-            "face_cookie": FACE_COOKIE,
+            **{f"{name}_cookie": choice.cookie for name, choice in CHOICES.items()},
+            "variant_cookie": VARIANT_COOKIE,
             "session_days": settings.SESSION_COOKIE_AGE // day,
             "csrf_days": settings.CSRF_COOKIE_AGE // day,
             "language_days": settings.LANGUAGE_COOKIE_AGE // day if settings.LANGUAGE_COOKIE_AGE else None,

@@ -28,17 +28,7 @@ from games import engine, pace
 from games.clock import seconds_until
 from games.forms import ActionForm, DealStartForm, MoveForm, NewGameForm, SettingsForm
 from games.models import Game
-from games.preferences import (
-    DECK_COOKIE,
-    FACE_COOKIE,
-    MARK_MOVABLE_COOKIE,
-    MOTION_COOKIE,
-    SOUND_COOKIE,
-    THEME_COOKIE,
-    VARIANT_COOKIE,
-    chosen,
-    drawn_as,
-)
+from games.preferences import VARIANT_COOKIE, chosen, drawn_as, remember
 from games.presenters import (
     STALE,
     analysis_words,
@@ -446,20 +436,7 @@ def settings_page(request: HttpRequest) -> HttpResponse:
         return render(request, "games/settings.html", {"form": form, "next": request.POST.get("next", "")}, status=400)
     # Not redirect(): it would try ``next`` as a URL name first, and "-1" is none (a 500).
     response = HttpResponseRedirect(_back(request, request.path))
-    data = form.cleaned_data
-    set_lasting_cookie(response, MARK_MOVABLE_COOKIE, "1" if data["mark_movable"] else "0")
-    if data["sound"]:
-        set_lasting_cookie(response, SOUND_COOKIE, "on")
-    else:
-        response.delete_cookie(SOUND_COOKIE, samesite="Lax")
-    deck = "four" if data["deck"] == "four" else "auto"
-    face = "large" if data["face"] == "large" else "auto"
-    choices = ((THEME_COOKIE, data["theme"]), (MOTION_COOKIE, data["motion"]), (DECK_COOKIE, deck), (FACE_COOKIE, face))
-    for name, value in choices:
-        if value == "auto":
-            response.delete_cookie(name, samesite="Lax")
-        else:
-            set_lasting_cookie(response, name, value)
+    remember(response, form.cleaned_data)
     messages.success(request, _("Settings saved."))
     return response
 
@@ -468,5 +445,5 @@ def settings_page(request: HttpRequest) -> HttpResponse:
 def mark_movable(request: SiteRequest) -> HttpResponse:
     """The game page's one-click switch for one of the settings: the marking of cards that can move."""
     response = HttpResponseRedirect(_back(request, "/"))
-    set_lasting_cookie(response, MARK_MOVABLE_COOKIE, "1" if request.POST.get("on") == "1" else "0")
+    remember(response, {"mark_movable": request.POST.get("on") == "1"})
     return response

@@ -5,12 +5,14 @@ from functools import lru_cache
 from django import template
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils.html import format_html_join
 from django.utils.http import urlencode
 from django.utils.safestring import SafeString
 from django.utils.translation import get_language
 
 from games import registry
 from games.models import Variant
+from games.preferences import page_attributes
 from games.presenters import AnalysisWords, SlotView, analysis_words, duration, review_note
 
 register = template.Library()
@@ -43,6 +45,14 @@ def panels(context, place: str, subject=None, joiner: str = "") -> SafeString:
         if extra is not None:
             drawn.append(joiner + render_to_string(panel.template, extra, request=request).strip())
     return SafeString("".join(drawn))
+
+
+@register.simple_tag(takes_context=True)
+def page_choices(context) -> SafeString:
+    """The ``<html>`` attributes of this browser's settings (games/preferences.py): data-theme,
+    data-motion... for the stylesheet and the scripts."""
+    attributes = page_attributes(context["request"])
+    return format_html_join("", ' {}="{}"', attributes.items())
 
 
 @register.simple_tag

@@ -18,6 +18,7 @@ from django.contrib.auth.models import User
 from django.test import Client
 
 from games.models import Action, Game
+from games.preferences import CHOICES, VARIANT_COOKIE
 from games.services import game_start
 from records.models import BoardEntry
 from tests.helpers import a_movable_slot, act_on_service, parse_html, text_of
@@ -252,7 +253,12 @@ def test_the_privacy_page_names_each_cookie_and_each_duration_from_the_settings(
         "addiction_deck",
         "addiction_face",
         "addiction_sound",
+        "addiction_variant",  # missing before issue 41
         "django_language",
+    }
+    # Every cookie of the settings, however many there come to be (games/preferences.py).
+    assert {choice.cookie for choice in CHOICES.values()} | {VARIANT_COOKIE} <= {
+        code.text for code in page.find_all("code")
     }
     text = text_of(response)
     assert "deleted after 12 days" in text and "deleted 90 days after they were last played" in text

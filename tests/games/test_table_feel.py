@@ -12,6 +12,8 @@ import pytest
 from django.utils import translation
 
 from games import engine
+from games.forms import SettingsForm
+from games.preferences import CHOICES
 from games.presenters import card_name, table_slots
 from tests.helpers import TWO_COLUMN_0_GAPS, act, parse_html
 
@@ -162,6 +164,17 @@ def test_the_settings_page_keeps_the_choices_in_cookies_and_every_page_follows_t
     html = parse_html(client.get("/")).find("html")
     assert "data-theme" not in html.attrs and html["data-motion"] == "on"
     assert client.post("/settings/", {"theme": "purple", "motion": "on"}).status_code == 400
+
+
+def test_the_settings_form_offers_exactly_the_choices_the_cookies_keep():
+    """Each setting is decided once (games/preferences.py): the form has a field for each, and
+    its choices are the ones a cookie keeps, and the default that no cookie means."""
+    form = SettingsForm()
+    assert set(form.fields) == set(CHOICES)
+    for name, choice in CHOICES.items():
+        field = form.fields[name]
+        offered = {value for value, _label in field.choices} if hasattr(field, "choices") else {True, False}
+        assert offered == set(choice.kept) | {choice.default}, name
 
 
 def test_a_cookie_s_value_is_never_written_into_the_page_as_it_is(client):
