@@ -250,7 +250,7 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # Two caches.  "default" is shared by every app server: the rate limits (addiction_site/limits.py,
 # accounts/throttle.py) count in it, and finished games' replays are kept in it
-# (records/selectors.py).  It is Django's database cache (the table addiction_cache, made by a
+# (games/replay.py).  It is Django's database cache (the table addiction_cache, made by a
 # migration) unless REDIS_URL names a Redis server, then Django's own RedisCache.  "local", one
 # per process, keeps the fragments of the game's actions ({% cache %} in
 # games/templates/games/_status_live.html), keyed by everything they show, so a kept fragment is

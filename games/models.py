@@ -369,7 +369,7 @@ class BackgroundWork(models.Model):
 
     class Meta:
         abstract = True
-        # The work not done yet, counted at each /metrics scrape (games/metrics.py): a small
+        # The work not done yet, counted at each /metrics scrape (addiction_site/metrics.py): a small
         # index, since done rows, nearly all of them, are left out.
         indexes = [models.Index(fields=["state"], name="%(app_label)s_%(class)s_pending", condition=~Q(state="done"))]
 
