@@ -312,7 +312,9 @@ STATICFILES_DIRS = [BASE_DIR / "static"]
 STATIC_ROOT = Path(os.environ.get("ADDICTION_STATIC_ROOT", BASE_DIR / "staticfiles"))
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
-    "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
+    # whitenoise's compressed, hashed copies, the game page's module imports pointed at the
+    # hashed names (addiction_site/static_storage.py)
+    "staticfiles": {"BACKEND": "addiction_site.static_storage.StaticFilesStorage"},
 }
 
 # A year from the last day played (addiction_site/ownership.py saves a signed-in player's session,

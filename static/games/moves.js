@@ -1,0 +1,127 @@
+// Instant moves.  A click (a key, a drop) on a slot is drawn at once when the page's copy of the
+// rule (rule.js) says it moves a card: the card in its gap, the counters, the marks of what can
+// move now.  Then the move is posted as always, and the server's answer confirms it (the slots
+// that changed, as drawn already) or corrects it: a refusal or a stale page (409/422) swaps in
+// the server's table with its note.  Nothing is kept only in the page.  The queue's decisions
+// are queue.js's; this file draws them and talks to htmx.
+import { putFigures } from "./figures.js";
+import { motion, cardsAt, slideFrom } from "./motion.js";
+import * as Queue from "./queue.js";
+import { moveFor } from "./rule.js";
+import { sound } from "./sound.js";
+import { cards, drawMarks, drawMove, grid, slotAt } from "./table.js";
+
+const RESEND_MS = 50;  // htmx let a move go unsent (its grid was busy): how soon to try again
+const queue = Queue.createQueue();
+
+// A post the script makes for the player (a click, a drag, "Show me") goes from the button it
+// stands for, with the grid's form: not from the form itself, since htmx remembers the form's
+// last clicked button (Undo, say) and would post to that button's address instead; an answer of
+// only what changed leaves the form, and that memory, in place.
+export function postFrom(button, path, values) {
+  if (!button) return null;
+  return htmx.ajax("POST", path, { source: button, target: grid(), swap: "outerHTML", values: values || {} });
+}
+
+function drawCounters(table) {
+  const moves = document.getElementById("moves-count");
+  if (moves) moves.textContent = String(Number(table.dataset.moves || 0) + Queue.pending(queue));
+}
+
+// A click on ``slot`` (a drag: onto the gap ``to``): drawn if the rule moves it, then queued.
+// False where the page cannot play it (the game is over, htmx is missing): the form posts it.
+export function play(slot, to) {
+  const table = grid();
+  if (!table || table.dataset.status !== "playing" || !window.htmx) return false;
+  const move = Queue.drawable(queue) ? moveFor(cards(), slot, to) : null;
+  if (move) {
+    const before = motion() ? cardsAt() : null;
+    drawMove(move);
+    drawMarks(table);
+    if (table.dataset.hint) table.removeAttribute("data-hint");
+    if (before) slideFrom(before);
+    sound("move");
+  }
+  Queue.add(queue, slot, to, move);
+  drawCounters(table);
+  sendNext();
+  return true;
+}
+
+function sendNext() {
+  const table = grid();
+  const step = Queue.next(queue, Date.now(), !!table);
+  if (!step) return;
+  if (step.wait) { setTimeout(sendNext, step.wait); return; }
+  if (step.release) { step.release.forEach((issue) => issue()); return; }
+  postFrom(slotAt(step.send.slot), table.getAttribute("hx-post"), Queue.values(step.send, table.dataset.version));
+  if (Queue.unsent(queue)) setTimeout(sendNext, RESEND_MS);
+}
+
+// Each answer: the moves still queued are drawn again over what it swapped in, in the same task,
+// so nothing flickers.
+function redrawQueued(status) {
+  const table = grid();
+  if (!table) return;
+  let drawn = false;
+  Queue.answered(queue, status, table.dataset.status === "playing").forEach((move) => { drawn = drawMove(move) || drawn; });
+  if (drawn) drawMarks(table);
+  drawCounters(table);
+}
+// An answer of changes: its figures go in place first, then the queued moves over them.
+document.addEventListener("table-changed", (event) => {
+  putFigures(event.detail);
+  redrawQueued(200);
+});
+document.addEventListener("htmx:afterSwap", (event) => {
+  const detail = event.detail;
+  if (Queue.isSending(queue, detail.xhr) && detail.target && detail.target.id === "grid") redrawQueued(detail.xhr.status);
+});
+
+// Which request is which: the first after a move was sent is the move's; any other post of the
+// game (a shuffle, a hint...) holds the queue until it is back.
+function ofTheGame(event) { const elt = event.detail.elt; return !!(elt && elt.closest && elt.closest(".game")); }
+document.addEventListener("htmx:beforeRequest", (event) => {
+  const detail = event.detail;
+  if (Queue.claim(queue, detail.xhr)) return;
+  if (ofTheGame(event) && detail.requestConfig && detail.requestConfig.verb === "post") {
+    detail.xhr.addictionOther = true;
+    Queue.otherStarted(queue, Date.now());
+  }
+});
+document.addEventListener("htmx:afterRequest", (event) => {
+  const xhr = event.detail.xhr;
+  if (xhr && xhr.addictionOther) {
+    xhr.addictionOther = false;
+    Queue.otherFinished(queue);
+  } else if (Queue.isSending(queue, xhr)) {
+    Queue.finished(queue, xhr ? xhr.status : 0);
+  } else return;
+  setTimeout(sendNext, 0);  // once htmx has let the grid's request go (hx-sync)
+});
+
+// The table's own clicks (and Enter or Space on a slot) go through the queue.
+document.addEventListener("click", (event) => {
+  const slot = event.target.closest && event.target.closest("#grid button.slot");
+  if (!slot || event.defaultPrevented) return;
+  if (play(slot.dataset.slot)) { event.preventDefault(); event.stopPropagation(); }
+}, true);
+
+// Any other action waits for the moves queued before it.
+document.addEventListener("htmx:confirm", (event) => {
+  const elt = event.detail.elt;
+  if (!Queue.busy(queue) || (elt.closest && !elt.closest(".game"))) return;
+  if (queue.sending && elt === slotAt(queue.sending.slot)) return;  // the queue's own post
+  event.preventDefault();
+  event.stopPropagation();  // its question (data-confirm, below) is asked when its turn comes
+  Queue.hold(queue, () => event.detail.issueRequest(false));
+}, true);
+// Give up asks first.  Its button posts the grid's form (form="grid"), so the question is on the
+// button, where htmx's own hx-confirm (read from the form) would not find it.
+document.addEventListener("htmx:confirm", (event) => {
+  const trigger = event.detail.triggeringEvent;
+  const question = trigger && trigger.submitter && trigger.submitter.dataset.confirm;
+  if (!question) return;
+  event.preventDefault();
+  if (window.confirm(question)) event.detail.issueRequest(true);
+});
