@@ -1,5 +1,8 @@
 """Where the other apps plug into a game's life, filled in their ``AppConfig.ready()``.
 
+(The panels serve every app's pages the same way: the races' history on a records profile
+comes through them too.)
+
 What the game's pages show beside the game (panels), who besides its owner may see a finished
 game, what a player's data download holds, and the upkeep the hourly housekeeping does: each is
 a list the games app reads and other apps add to, as Django's admin reads what apps register.
@@ -22,6 +25,7 @@ PLACES = {
     "after_game": "a finished game's links; drawn from its presenters.Actions alone, which keys their cache",
     "my_games": "atop the My games page (signing up keeps a guest's games)",
     "deal": "a deal's page, whose subject is {'deal_number', 'variant'} (the deal's board)",
+    "profile": "a player's profile (records), whose subject is the player (the races they joined)",
 }
 """The places of the game's pages where panels stand, each drawn by ``{% panels "place" %}``."""
 
