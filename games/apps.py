@@ -12,14 +12,12 @@ class GamesConfig(AppConfig):
 
     def ready(self) -> None:
         from addiction_site import metrics
-        from games import (
-            receivers,  # noqa: F401  (connects the receivers: a game's end asks for its analysis)
-            registry,
-        )
+        from games import receivers, registry, tasks  # noqa: F401  (receivers: a game's end asks for its analysis)
         from games.models import Analysis, StretchSearch
         from games.selectors import games_data, pending_work
 
         registry.add_exporter("games", games_data)
+        registry.add_chore("analyses asked for again", tasks.analyses_ask_again)
         metrics.count_pending("analysis", lambda: pending_work(Analysis))
         metrics.count_pending("search", lambda: pending_work(StretchSearch))
         if settings.ADDICTION_WORKER_METRICS_BIND and "db_worker" in sys.argv:

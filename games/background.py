@@ -47,6 +47,16 @@ def queue_work(model, **key) -> bool:
     )
 
 
+def stale_work(model, now) -> list[dict]:
+    """The keys of ``model``'s work asked for or claimed longer than STALE ago and not done: its
+    task was lost, or its worker died.  The housekeeping asks for each again (:func:`queue_work`)."""
+    stale = now - STALE
+    rows = model.objects.filter(
+        Q(state=Claimed.QUEUED, requested_at__lt=stale) | Q(state=Claimed.RUNNING, claimed_at__lt=stale)
+    )
+    return [{"pk": pk} for pk in rows.values_list("pk", flat=True)]
+
+
 def claim_work(model, **key) -> bool:
     """Take the work on; only one worker's UPDATE matches."""
     now = timezone.now()

@@ -8,6 +8,7 @@ game is analysed, and a position searched, once."""
 from django_tasks import task
 
 from games import background, engine
+from games.models import Analysis
 
 
 @task()
@@ -24,6 +25,16 @@ def analysis_ask(game_id: int) -> None:
     """Ask for a finished game's analysis (docs/RULES.md, "Analysis")."""
     if background.analysis_queue(game_id):
         analyse_game.enqueue(game_id)
+
+
+def analyses_ask_again(*, now, dry_run: bool = False) -> int:
+    """The housekeeping's sweep: ask again for each analysis whose task was lost or whose
+    worker died; how many were (or would be) asked for."""
+    stale = background.stale_work(Analysis, now)
+    if not dry_run:
+        for key in stale:
+            analysis_ask(key["pk"])
+    return len(stale)
 
 
 def search_ask(position: engine.Position) -> None:

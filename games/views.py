@@ -43,6 +43,7 @@ from games.presenters import (
     table_facts,
     variant_choices,
     variant_pictures,
+    verdict_wait_words,
 )
 from games.presenters.replay import pace_chart, replay_context, verification_words
 from games.replay import kept_replay
@@ -322,26 +323,30 @@ def game_verify_page(request: SiteRequest, pk: int) -> HttpResponse:
 VERDICT_AGAIN_SECONDS = 2  # while the analysis runs, the page asks again after this
 
 
-@require_safe
+@require_http_methods(["GET", "HEAD", "POST"])
 def game_verdict_page(request: SiteRequest, pk: int) -> HttpResponse:
     """A finished game's analysis (docs/RULES.md, "Analysis"): searched in the background once
-    the game ended (games/background.py), only read here.  A game with none yet (finished
-    before analyses were made, or whose worker died) has it asked for, within the limit on
-    verdicts; until it is done, htmx asks again and the page without scripts refreshes itself."""
+    the game ended (games/background.py), only read by a GET; until it is done, htmx asks again
+    and the page without scripts refreshes itself.  A game with none (finished before analyses
+    were made) shows a button whose POST asks for it, within the limit on verdicts; one whose
+    worker died is asked for again by the housekeeping (games/apps.py)."""
     game, _own = _finished_game(request, pk)
     wait = 0
-    analysis = game_analysis(game)
-    if analysis is None:  # asking queues a task: within the limit (a page waiting for one is not)
+    if request.method == "POST" and game_analysis(game) is None:  # asking queues a task: limited
         if not (wait := wait_seconds(request, "verdict")):
             analysis_ask(game.pk)
-    elif not analysis.done:
-        analysis_ask(game.pk)  # enqueued again only if the worker that took it died (games/background.py)
-    if wait and not request.htmx:
-        return too_many(request, wait)
+        elif not request.htmx:
+            return too_many(request, wait)
+        if not request.htmx and not wait:
+            return redirect("games:verdict", pk=game.pk)
     words = analysis_words(game)
-    again = 0 if words.done else max(wait, VERDICT_AGAIN_SECONDS)
-    context = {"game": game, "analysis": words, "verdict_again": again, "done": words.done}
-    return render(request, "games/_verdict.html" if request.htmx else "games/verdict.html", context)
+    again = 0 if words.done or not words.asked else VERDICT_AGAIN_SECONDS
+    context = {"game": game, "analysis": words, "verdict_again": again, "done": words.done, "wait": wait}
+    template = "games/_verdict.html" if request.htmx else "games/verdict.html"
+    if wait:
+        context["note"] = verdict_wait_words(wait)
+        return with_retry_after(render(request, template, context, status=TOO_MANY_REQUESTS), wait)
+    return render(request, template, context)
 
 
 @require_safe

@@ -527,6 +527,15 @@ def hint_wait_words(wait: int) -> str:
     ) % {"seconds": wait}
 
 
+def verdict_wait_words(wait: int) -> str:
+    """The note for an analysis asked for over the limit (addiction_site/limits.py)."""
+    return ngettext(
+        "Too many analyses were asked for from here. Try again in %(seconds)d second.",
+        "Too many analyses were asked for from here. Try again in %(seconds)d seconds.",
+        wait,
+    ) % {"seconds": wait}
+
+
 class VariantChoice(NamedTuple):
     """One game of the family as the home page offers it: its key, its name, its rules in a line."""
 
@@ -663,6 +672,7 @@ class AnalysisWords(NamedTuple):
     done: bool
     stretches: list[StretchWords]
     fewest_moves: int | None
+    asked: bool = True  # False: nobody asked for it yet (a game from before analyses)
 
     @property
     def slips(self) -> list[StretchWords]:
@@ -681,7 +691,7 @@ def analysis_words(game: Game) -> AnalysisWords:
     stretch's verdict and slip in words."""
     analysis = game_analysis(game)
     if analysis is None or not analysis.done:
-        return AnalysisWords(False, [], None)
+        return AnalysisWords(False, [], None, asked=analysis is not None)
     stretches = []
     for entry in analysis.stretches:
         used = entry["shuffles_used"]

@@ -118,12 +118,17 @@ def test_a_kept_replay_is_not_played_again(client):
 
 
 def test_verdicts_over_the_limit_wait_and_kept_ones_do_not(client, rates):
+    """Asking for an analysis (the button of a game that has none, a POST) is limited; reading
+    one, done or on its way, is not, and a GET asks for nothing (issue 41)."""
     rates("verdict", OFF, "1/h")
     first, second = finished(client), finished(client)
-    assert 'data-verdict="' in client.get(f"/game/{first.pk}/verdict/", headers=HTMX).content.decode()
-    waiting = client.get(f"/game/{second.pk}/verdict/", headers=HTMX).content.decode()
-    assert "data-verdict" not in waiting and "load delay:" in waiting
-    assert client.get(f"/game/{second.pk}/verdict/").status_code == 429
+    assert "unasked" in client.get(f"/game/{second.pk}/verdict/", headers=HTMX).content.decode()  # a GET asks nothing
+    assert not Analysis.objects.exists()
+    assert 'data-verdict="' in client.post(f"/game/{first.pk}/verdict/", headers=HTMX).content.decode()
+    waiting = client.post(f"/game/{second.pk}/verdict/", headers=HTMX)
+    assert waiting.status_code == 429 and waiting["Retry-After"] and "Too many analyses" in text_of(waiting)
+    assert "data-verdict" not in waiting.content.decode() and not Analysis.objects.filter(game=second).exists()
+    assert client.post(f"/game/{second.pk}/verdict/").status_code == 429
     assert client.get(f"/game/{first.pk}/verdict/", headers=HTMX).status_code == 200  # kept: read freely
     # A page waiting for an analysis already queued asks again freely: it queues nothing.
     third = finished(client)

@@ -10,7 +10,7 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from games import background, engine, solver
+from games import background, engine, solver, tasks
 from games.models import Analysis, Claimed, Game, KnownStep, StretchSearch
 from games.services import hint_for
 from tests.helpers import HTMX, act, new_game, parse_html, text_of
@@ -190,7 +190,12 @@ def test_an_analysis_a_worker_holds_is_waited_for_and_taken_over_when_the_worker
     waiting = client.get(f"/game/{game.pk}/verdict/", headers=HTMX).content.decode()
     assert "Analysing the game" in waiting and "load delay:2s" in waiting and not calls
     assert parse_html(client.get(f"/game/{game.pk}/verdict/")).find("meta", http_equiv="refresh")
+    assert tasks.analyses_ask_again(now=timezone.now()) == 0  # the worker holds it
     Analysis.objects.filter(game_id=game.pk).update(claimed_at=timezone.now() - background.STALE - timedelta(1))
+    client.get(f"/game/{game.pk}/verdict/", headers=HTMX)
+    assert not calls  # a page asks for nothing (issue 41): the housekeeping asks again
+    assert tasks.analyses_ask_again(now=timezone.now(), dry_run=True) == 1
+    assert tasks.analyses_ask_again(now=timezone.now()) == 1
     done = client.get(f"/game/{game.pk}/verdict/", headers=HTMX)
     assert parse_html(done).find(data_verdict="won") and calls == [1]
     assert "refresh" not in client.get(f"/game/{game.pk}/verdict/").content.decode()

@@ -145,11 +145,11 @@ WINNABLE_DEAL = 17
 
 def test_a_lost_game_whose_stretch_could_be_won_says_so_with_a_line_that_wins(client):
     game = new_game(client, WINNABLE_DEAL)
-    act(client, game, "resign")
+    act(client, game, "resign")  # in the test's transaction: its analysis is not asked for yet
     page = client.get(f"/game/{game.pk}/")
-    loader = parse_html(page).find(id=f"verdict-{game.pk}")
-    assert loader["hx-get"] == f"/game/{game.pk}/verdict/" and loader["hx-trigger"] == "load"
-    response = client.get(f"/game/{game.pk}/verdict/", headers=HTMX)
+    button = parse_html(page).find(id=f"verdict-{game.pk}")
+    assert button.tag == "form" and button["hx-post"] == f"/game/{game.pk}/verdict/"  # a GET asks nothing
+    response = client.post(f"/game/{game.pk}/verdict/", headers=HTMX)
     assert response.status_code == 200
     assert parse_html(response).find(data_verdict="won")
     assert "You could have won" in text_of(response)
@@ -172,7 +172,8 @@ def test_the_verdict_is_searched_once(client, monkeypatch):
     calls = []
     real = solver.solve
     monkeypatch.setattr(solver, "solve", lambda *args: calls.append(args) or real(*args))
-    for _ in range(3):
+    for _ in range(2):
+        assert client.post(f"/game/{game.pk}/verdict/", follow=True).status_code == 200
         assert client.get(f"/game/{game.pk}/verdict/").status_code == 200
     # One analysis: the deal's stretch searched from its start and from where it was given up.
     assert len(calls) == 2 and calls[0][0] == engine.deal(WINNABLE_DEAL)
@@ -190,7 +191,7 @@ def test_a_verdict_searches_from_the_last_shuffle(client, monkeypatch):
         "solve",
         lambda position, budget: seen.append(position) or solver.SolveResult(solver.Verdict.PROVED_LOST, [], 1),
     )
-    response = client.get(f"/game/{game.pk}/verdict/")
+    response = client.post(f"/game/{game.pk}/verdict/", follow=True)
     assert seen == [engine.deal(1), after_shuffle]  # each stretch from its start; the last is the verdict
     assert "No win was possible after the last shuffle." in text_of(response)
     assert Game.objects.get(pk=game.pk).verdict == "proved_lost"
@@ -201,15 +202,17 @@ def test_a_budget_too_small_says_undecided(client, settings):
     settings.ADDICTION_DEEP_BUDGET = 3  # the last stretch's second try, as small
     game = new_game(client, 1)
     act(client, game, "resign")
-    assert "not decided within the search budget" in text_of(client.get(f"/game/{game.pk}/verdict/"))
+    assert "not decided within the search budget" in text_of(client.post(f"/game/{game.pk}/verdict/", follow=True))
     assert Game.objects.get(pk=game.pk).verdict == "unknown"
 
 
 def test_only_a_lost_game_of_ones_own_has_a_verdict(client):
     game = new_game(client, 1)
     assert client.get(f"/game/{game.pk}/verdict/").status_code == 404  # still playing
+    assert client.post(f"/game/{game.pk}/verdict/").status_code == 404
     act(client, game, "resign")
     assert Client().get(f"/game/{game.pk}/verdict/").status_code == 404  # someone else
+    assert Client().post(f"/game/{game.pk}/verdict/").status_code == 404
 
 
 def test_the_profile_counts_assisted_games_apart_and_lost_games_proved_unwinnable(monkeypatch):
@@ -222,7 +225,7 @@ def test_the_profile_counts_assisted_games_apart_and_lost_games_proved_unwinnabl
         act(client, game, "resign")
     proved_lost = solver.SolveResult(solver.Verdict.PROVED_LOST, [], 1)
     monkeypatch.setattr(solver, "solve", lambda position, budget: proved_lost)
-    client.get(f"/game/{proved.pk}/verdict/")
+    client.post(f"/game/{proved.pk}/verdict/")
     page = parse_html(client.get("/players/ada/"))
     stat = {element["data-stat"]: element.text.strip() for element in page.find_all(data_stat=True)}
     assert (stat["played"], stat["lost-unwinnable"], stat["assisted"]) == ("2", "1", "1 / 0")
@@ -255,5 +258,5 @@ def test_a_game_given_up_before_any_shuffle_has_a_verdict_about_the_deal(client,
     monkeypatch.setattr(solver, "solve", lambda position, budget: solver.SolveResult(solver.Verdict.PROVED_LOST, [], 1))
     page = text_of(client.get(f"/game/{game.pk}/"))
     assert "Could I have won from the deal, with no shuffle?" in page and "last shuffle" not in page
-    words = text_of(client.get(f"/game/{game.pk}/verdict/"))
+    words = text_of(client.post(f"/game/{game.pk}/verdict/", follow=True))
     assert "No win was possible from the deal without a shuffle" in words and "last shuffle" not in words
