@@ -213,6 +213,7 @@ def test_a_dry_run_counts_and_changes_nothing():
         "django-axes access attempts older than 30 days: 1 to remove",
         "django-axes access logs older than 30 days: 1 to remove",
         "django-axes access failures older than 30 days: 1 to remove",
+        "analyses asked for again: 0 to do",
         "daily seeds made ahead: 2 to do",
         "solver's daily games asked for: 0 to do",
         "races closed at their time: 0 to do",
