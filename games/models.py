@@ -167,6 +167,14 @@ class Game(models.Model):
         help_text=_("For a lost game: could the stretch from the last shuffle have been won?"),
     )
     verdict_line = models.TextField(blank=True, help_text=_("A winning line from the last shuffle, if one was found."))
+    dealt_ahead = models.BooleanField(
+        default=False,
+        db_default=False,
+        help_text=_(
+            "Dealt to start later, at its start time (a live race's game): until then its table "
+            "is hidden and it takes no action."
+        ),
+    )
     sealed = models.BooleanField(
         default=False,
         db_default=False,
@@ -224,12 +232,11 @@ class Game(models.Model):
         return engine.Status(self.status).over
 
     def starts_later(self, now) -> bool:
-        """Whether the game was dealt to start later (its clock's start is after the moment it
-        was made: a live race deals its games so, to start together, races/services.py) and
-        that start is still after ``now``: until then its table is not shown and it takes no
-        action.  Any other game's clock starts as it is dealt."""
-        dealt_ahead = self.started_at is not None and self.created_at is not None and self.started_at > self.created_at
-        return self.version == 0 and dealt_ahead and now < self.started_at
+        """Whether the game was dealt to start later (``dealt_ahead``: a live race deals its
+        games so, to start together, races/services.py) and its start time is still after
+        ``now``: until then its table is not shown and it takes no action.  Any other game's
+        clock starts as it is dealt, whatever the clocks of two servers say."""
+        return self.dealt_ahead and self.version == 0 and self.started_at is not None and now < self.started_at
 
     @property
     def shuffles_left(self) -> int:

@@ -93,10 +93,12 @@ def game_start(
     sealed: bool = False,
     variant: str = engine.ADDICTION.key,
     now: datetime | None = None,
+    starts_at: datetime | None = None,
 ) -> Game:
     """A new game of ``deal_number`` (a random deal when None) of ``variant`` for ``owner``, its clock
     running from ``now``: from the moment the start answers, its owner can know the deal
-    (docs/RULES.md, "Counting").
+    (docs/RULES.md, "Counting").  A game dealt to start later (a live race's) runs from
+    ``starts_at``, and until then is not shown (``Game.starts_later``).
 
     ``origin`` says how it began (``Game.Origin``: a random deal unless a number was
     given); a daily deal's game (daily/services.py) also gives its ``daily`` day and that
@@ -130,8 +132,9 @@ def game_start(
         origin=origin or Game.Origin.CHOSEN,
         daily=daily,
         sealed=sealed,
-        started_at=now,
-        last_action_at=now,
+        dealt_ahead=starts_at is not None,
+        started_at=starts_at or now,
+        last_action_at=starts_at or now,
         **owner.stamp(),
     )
     game.set_state(state)

@@ -109,7 +109,7 @@ def race_join(*, race: Race, owner: Owner, name: str, now: datetime | None = Non
     return entry
 
 
-def _deal(race: Race, owner: Owner, now: datetime | None) -> Game:
+def _deal(race: Race, owner: Owner, now: datetime | None, *, starts_at: datetime | None = None) -> Game:
     return game_start(
         owner=owner,
         deal_number=race.deal_number,
@@ -118,6 +118,7 @@ def _deal(race: Race, owner: Owner, now: datetime | None) -> Game:
         sealed=True,
         variant=race.variant,
         now=now,
+        starts_at=starts_at,
     )
 
 
@@ -138,7 +139,7 @@ def race_start(*, race: Race, owner: Owner, now: datetime | None = None) -> Race
         ):
             raise RaceRefused("started")
         for entry in race.entries.order_by("pk"):
-            entry.game = _deal(race, Owner(user_id=entry.user_id, guest_token=entry.guest_token), start)
+            entry.game = _deal(race, Owner(user_id=entry.user_id, guest_token=entry.guest_token), now, starts_at=start)
             entry.save(update_fields=["game"])
         transaction.on_commit(partial(notices.tell, race.pk))
     race.refresh_from_db()
