@@ -9,10 +9,13 @@ from datetime import date, datetime
 from games import engine
 from games.clock import utc_day as today
 
-__all__ = ["FIRST_DAY", "deal_number_of", "is_playable", "today"]
+__all__ = ["FIRST_DAY", "VARIANT", "deal_number_of", "is_playable", "today"]
 
 FIRST_DAY = date(2026, 12, 1)
 """The first day with a daily deal: the calendar starts here."""
+
+VARIANT = engine.DEFAULT_VARIANT
+"""The game the daily deal is a deal of: Addiction (docs/RULES.md, "The daily deal")."""
 
 
 def deal_number_of(day: date) -> int:

@@ -62,11 +62,25 @@ def daily_start(*, owner: Owner, day: date) -> Game:
     if next_is_ranked(owner, day):
         try:
             with transaction.atomic():
-                return game_start(owner=owner, deal_number=number, origin=Game.Origin.DAILY, daily=day, seed=seed)
+                return game_start(
+                    owner=owner,
+                    deal_number=number,
+                    origin=Game.Origin.DAILY,
+                    daily=day,
+                    seed=seed,
+                    variant=deals.VARIANT.key,
+                )
         except IntegrityError:
             pass
     own_seed = None if day == deals.today() else seed  # None: game_start draws a new secret seed
-    return game_start(owner=owner, deal_number=number, origin=Game.Origin.PRACTICE, daily=day, seed=own_seed)
+    return game_start(
+        owner=owner,
+        deal_number=number,
+        origin=Game.Origin.PRACTICE,
+        daily=day,
+        seed=own_seed,
+        variant=deals.VARIANT.key,
+    )
 
 
 def solver_daily_queue(day: date) -> bool:
@@ -81,7 +95,9 @@ def solver_daily_play(day: date) -> bool:
     runs it), and keep how it went.  Once a day; returns whether this call played it."""
     if not daily_revealed(day) or not claim_work(SolverDaily, day=day):
         return False
-    start = engine.GameState.start(deal_number=deals.deal_number_of(day), seed=int(seed_of(day).seed))
+    start = engine.GameState.start(
+        deal_number=deals.deal_number_of(day), seed=int(seed_of(day).seed), variant=deals.VARIANT
+    )
     end = solver.follow_hints(start, deep_budget=settings.ADDICTION_DEEP_BUDGET).state
     SolverDaily.objects.filter(day=day, state=Claimed.RUNNING).update(
         state=Claimed.DONE,

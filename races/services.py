@@ -54,7 +54,7 @@ def race_open(
     mode: str,
     deal_number: int | None,
     length: str = "1d",
-    variant: str = engine.ADDICTION.key,
+    variant: str = engine.DEFAULT_VARIANT.key,
     now: datetime | None = None,
 ) -> Race:
     """A new race of ``variant`` hosted by ``owner`` (its first player, as ``name``) on

@@ -42,7 +42,7 @@ def race_new(request: SiteRequest) -> HttpResponse:
                 mode=data["mode"],
                 deal_number=deals.deal_number_of(deals.today()) if data["daily"] else data["deal_number"],
                 length=data["length"],
-                variant=data["variant"] if not data["daily"] else "addiction",  # the daily layout is Addiction's
+                variant=data["variant"] if not data["daily"] else deals.VARIANT.key,
             )
         except TooManyGames as refusal:
             return render(request, "races/new.html", {"form": form, "too_many": refusal.limit}, status=409)
