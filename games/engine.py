@@ -37,8 +37,16 @@ from typing import NamedTuple
 __all__ = [
     "ADDICTION",
     "BLUE_MOON",
+    "CARD_TOKENS",
     "COLS",
     "DEFAULT_VARIANT",
+    "GAP",
+    "MAX_COLS",
+    "ROW_STARTS",
+    "RUN_HEADS",
+    "STRIDE",
+    "TWOS",
+    "WALL",
     "MONTANA",
     "RED_MOON",
     "SPACES",
@@ -96,9 +104,18 @@ _TOKENS = tuple(RANKS[c % 13] + SUITS[c // 13] for c in range(52))
 _CODE_OF = {token: code for code, token in enumerate(_TOKENS)}
 _ACES = tuple(s * 13 for s in range(4))
 _TWOS = frozenset(s * 13 + 1 for s in range(4))
+CARD_TOKENS = _TOKENS
+"""A card's token by its code, the byte a layout holds (:attr:`Position.layout`): ``suit * 13 + rank``."""
+TWOS = tuple(sorted(_TWOS))
+"""The codes of the 2s, spades first."""
+RUN_HEADS = frozenset(_ACES) | _TWOS
+"""The codes of the cards that may head a row's run in column 0: a 2, or an ace where the aces
+stay (where they are out, no ace is on the table, so one set serves every variant)."""
 _ACES_TO_GAPS = bytes(GAP if code < 52 and code % 13 == 0 else code for code in range(256))
 _COLUMN_0 = frozenset(range(0, SLOTS, STRIDE))
 _ROW_STARTS = tuple(range(0, SLOTS, STRIDE))
+ROW_STARTS = _ROW_STARTS
+"""The layout's index of each row's column 0."""
 _SLOT_OF = tuple(divmod(i, STRIDE) for i in range(SLOTS))
 _SLOT_NAMES = tuple(f"{row}-{col}" for row, col in _SLOT_OF)
 _SLOT_NAMED = {name: slot for name, slot in zip(_SLOT_NAMES, _SLOT_OF, strict=True)}
@@ -330,6 +347,13 @@ def shuffle_seed(game_seed: int, index: int) -> int:
 # --------------------------------------------------------------------------- variants
 
 
+def gettext_noop(text: str) -> str:
+    """``text`` as it is, marked for translation where it is written (Django's makemessages
+    looks for this name): the engine speaks no language, and the site translates the names it
+    shows (games/models.py)."""
+    return text
+
+
 class Variant:
     """One game of the family (docs/RULES.md, "The variants"): what its table and its shuffles are.
 
@@ -340,8 +364,14 @@ class Variant:
     the moons) or wherever an ace is dealt (Addiction, Spaces); ``opening`` how a deal lays the
     cards out (:func:`deal`).  Variants are compared by identity: there is one of each.
 
+    ``name`` is its English name, which the site translates; ``default`` says whether it is the
+    variant played when none is named (:data:`DEFAULT_VARIANT`); ``wide`` whether its table has
+    the widest rows (14 columns), as the pages draw it.
+
     >>> MONTANA.shuffles, MONTANA.cols, BLUE_MOON.cols, BLUE_MOON.cards
     (2, 13, 14, 52)
+    >>> ADDICTION.default, MONTANA.default, RED_MOON.wide, SPACES.wide
+    (True, False, True, False)
     """
 
     __slots__ = (
@@ -386,6 +416,14 @@ class Variant:
     def __setattr__(self, name, value):
         raise AttributeError("Variant is immutable")
 
+    @property
+    def default(self) -> bool:
+        return self is DEFAULT_VARIANT
+
+    @property
+    def wide(self) -> bool:
+        return self.cols == MAX_COLS
+
     def __reduce__(self):
         return (variant_of, (self.key,))
 
@@ -396,16 +434,16 @@ class Variant:
         return self.key
 
 
-ADDICTION = Variant("addiction", "Addiction", cols=13, aces_stay=False, shuffles=3, gaps_after_runs=False,
-                    opening="aces out")  # fmt: skip
-MONTANA = Variant("montana", "Montana", cols=13, aces_stay=False, shuffles=2, gaps_after_runs=True,
-                  opening="aces out")  # fmt: skip
-SPACES = Variant("spaces", "Spaces", cols=13, aces_stay=False, shuffles=2, gaps_after_runs=False,
-                 opening="aces out")  # fmt: skip
-BLUE_MOON = Variant("blue-moon", "Blue Moon", cols=14, aces_stay=True, shuffles=2, gaps_after_runs=True,
-                    opening="aces moved")  # fmt: skip
-RED_MOON = Variant("red-moon", "Red Moon", cols=14, aces_stay=True, shuffles=2, gaps_after_runs=True,
-                   opening="aces first")  # fmt: skip
+ADDICTION = Variant("addiction", gettext_noop("Addiction"), cols=13, aces_stay=False, shuffles=3,
+                    gaps_after_runs=False, opening="aces out")  # fmt: skip
+MONTANA = Variant("montana", gettext_noop("Montana"), cols=13, aces_stay=False, shuffles=2,
+                  gaps_after_runs=True, opening="aces out")  # fmt: skip
+SPACES = Variant("spaces", gettext_noop("Spaces"), cols=13, aces_stay=False, shuffles=2,
+                 gaps_after_runs=False, opening="aces out")  # fmt: skip
+BLUE_MOON = Variant("blue-moon", gettext_noop("Blue Moon"), cols=14, aces_stay=True, shuffles=2,
+                    gaps_after_runs=True, opening="aces moved")  # fmt: skip
+RED_MOON = Variant("red-moon", gettext_noop("Red Moon"), cols=14, aces_stay=True, shuffles=2,
+                   gaps_after_runs=True, opening="aces first")  # fmt: skip
 VARIANTS = {variant.key: variant for variant in (ADDICTION, MONTANA, SPACES, BLUE_MOON, RED_MOON)}
 """Every variant by its key, Addiction (the default) first."""
 DEFAULT_VARIANT = ADDICTION
@@ -480,6 +518,13 @@ class Position:
     @property
     def variant(self) -> Variant:
         return self._variant
+
+    @property
+    def layout(self) -> bytes:
+        """The table as the engine and the search read it: the byte of slot ``(row, col)`` at
+        ``row * STRIDE + col``, a card's code (:data:`CARD_TOKENS`), :data:`GAP`, or the
+        :data:`WALL` that closes each row of a 13-column table."""
+        return self._layout
 
     def __eq__(self, other) -> bool:
         return isinstance(other, Position) and self._layout == other._layout and self._variant is other._variant

@@ -50,7 +50,19 @@ import enum
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
-from games.engine import GameState, Move, Position
+from games.engine import (
+    CARD_TOKENS,
+    GAP,
+    MAX_COLS,
+    ROW_STARTS,
+    RUN_HEADS,
+    STRIDE,
+    TWOS,
+    WALL,
+    GameState,
+    Move,
+    Position,
+)
 
 __all__ = [
     "ANALYSIS_BUDGET",
@@ -76,19 +88,13 @@ SHUFFLE = "shuffle"
 DEFAULT_BUDGET = 20_000
 """Positions a hint or a solve may search by default: at most about 0.2 s on one core."""
 
-_GAP = 0xFF
-_WALL = 0xFE  # column 13 of a 13-column table
-_STRIDE = 14  # slot index = row * 14 + col on every table, as in the engine
-_WIDE = 14  # the widest table (Blue Moon, Red Moon)
-_TWOS = (1, 14, 27, 40)
-# The cards that may start a row's run in column 0: a 2, or an ace where the aces stay (where
-# they are out, no ace is ever on the table, so one set serves every variant).
-_HEADS = frozenset((0, 1, 13, 14, 26, 27, 39, 40))
-_TOKENS = tuple(r + s for s in "SHDC" for r in "A23456789TJQK")
-_CODE_OF = {token: code for code, token in enumerate(_TOKENS)}
-# _NEXT[byte] is the card that may follow it to its right, or -1 (after a King or a gap).
-_NEXT = tuple((c + 1) if c < 52 and c % 13 != 12 else -1 for c in range(256))
-_ROW_STARTS = (0, 14, 28, 42)
+# The engine's table, read as it is (Position.layout): 14 bytes a row on every table, a card's
+# code, a gap, or a wall closing each row of a 13-column table; and its cards' codes.
+_GAP, _WALL, _STRIDE, _WIDE = GAP, WALL, STRIDE, MAX_COLS
+_TOKENS, _TWOS, _HEADS, _ROW_STARTS = CARD_TOKENS, TWOS, RUN_HEADS, ROW_STARTS
+# _NEXT[byte] is the card that may follow it to its right, or -1 (after a King or a gap): -1
+# rather than the engine's GAP, so that a gap's byte never matches it.
+_NEXT = tuple(c + 1 if c < len(CARD_TOKENS) and CARD_TOKENS[c][0] != "K" else -1 for c in range(256))
 # Which moves a search plays (see _moves): every move; a move into a run's frontier alone, and
 # a 2 leaving column 0 only to lock its 3 (greedy); every move but such a 2 (patient).
 _EVERY, _GREEDY, _PATIENT = 0, 1, 2
@@ -149,24 +155,24 @@ def advise(position: Position, shuffles_left: int, budget: int = DEFAULT_BUDGET)
     """
     if shuffles_left < 0:
         raise ValueError(f"shuffles_left is 0 or more, not {shuffles_left}")
-    layout = _layout_of(position)
+    layout, full = position.layout, position.variant.full_run
     # First a short search for a win only, that plays every move but a 2 leaving column 0:
     # the greedy search below never postpones a move into a run's frontier, and so misses
     # wins that need it.  (Searching every move here, the hints went round in circles, a 2
     # back and forth between two column-0 gaps, each way on a winning line.)
-    probe = _explore(layout, budget // _PROBE_SHARE, forced=_PATIENT)
+    probe = _explore(layout, budget // _PROBE_SHARE, full, forced=_PATIENT)
     nodes = probe.nodes
     if probe.won == layout:
         return Advice(None, nodes)  # the game is over: there is nothing left to do
     if probe.won is not None:
         return Advice(_line(probe.parents, probe.won)[0], nodes)
     budget -= nodes
-    found = _explore(layout, budget, forced=_GREEDY)
+    found = _explore(layout, budget, full, forced=_GREEDY)
     nodes += found.nodes
     if found.won is None and found.nodes < budget and (not shuffles_left or found.complete and not found.gains_locked):
         # The greedy search is a heuristic: the full search may see further, and only it
         # proves that nothing helps.
-        exact = _explore(layout, budget - found.nodes, forced=_EVERY)
+        exact = _explore(layout, budget - found.nodes, full, forced=_EVERY)
         nodes += exact.nodes
         if exact.won is not None or shuffles_left and exact.gains_locked:
             found = exact
@@ -188,10 +194,10 @@ def solve(position: Position, budget: int = DEFAULT_BUDGET) -> SolveResult:
     A won result carries the winning line; proved lost means every position reachable
     was searched.
     """
-    layout = _layout_of(position)
+    layout, full = position.layout, position.variant.full_run
     nodes = 0
     for forced in (_GREEDY, _EVERY):  # the greedy search finds most wins; only the full one proves a loss
-        found = _explore(layout, budget - nodes, forced=forced)
+        found = _explore(layout, budget - nodes, full, forced=forced)
         nodes += found.nodes
         if found.won is not None:
             return SolveResult(Verdict.WON, _line(found.parents, found.won), nodes)
@@ -211,10 +217,10 @@ def search_win(position: Position, budget: int = DEEP_BUDGET) -> SolveResult:
     positions seen by their hashes, not their parents, so that a million fit in a worker's
     memory.  Won carries the line; otherwise the answer is "unknown", whatever was seen,
     since not every move was searched."""
-    layout = _layout_of(position)
+    layout, full = position.layout, position.variant.full_run
     nodes = 0
     for forced in (_GREEDY, _PATIENT):
-        line, spent = _deep(layout, budget - nodes, forced)
+        line, spent = _deep(layout, budget - nodes, full, forced)
         nodes += spent
         if line is not None:
             return SolveResult(Verdict.WON, line, nodes)
@@ -223,10 +229,10 @@ def search_win(position: Position, budget: int = DEEP_BUDGET) -> SolveResult:
     return SolveResult(Verdict.UNKNOWN, [], nodes)
 
 
-def _deep(layout: bytes, budget: int, forced: int) -> tuple[list[Move] | None, int]:
-    """Depth-first search for a win, as :func:`_explore` orders it, keeping only the path."""
+def _deep(layout: bytes, budget: int, full: int, forced: int) -> tuple[list[Move] | None, int]:
+    """Depth-first search for a win, as :func:`_explore` orders it, keeping only the path;
+    ``full`` is the run of a finished row (the variant's ``full_run``)."""
     runs = _runs(layout)
-    full = _full_run(layout)
     won_locked = 4 * full
     if sum(runs) == won_locked:
         return [], 0
@@ -405,21 +411,6 @@ class _Exploration(NamedTuple):
     complete: bool
 
 
-def _layout_of(position: Position) -> bytes:
-    """The search's table: 14 bytes a row, a wall closing each row of a 13-column table."""
-    cells = bytearray()
-    for row in position.rows():
-        cells += bytes(_GAP if token is None else _CODE_OF[token] for token in row)
-        if len(row) < _WIDE:
-            cells.append(_WALL)
-    return bytes(cells)
-
-
-def _full_run(layout: bytes) -> int:
-    """The run of a finished row: 2..K, or A..K on a table of 14 columns (the aces stay)."""
-    return 12 if layout[_WIDE - 1] == _WALL else 13
-
-
 def _runs(layout: bytes) -> tuple[int, ...]:
     return tuple(_run(layout, start) for start in _ROW_STARTS)
 
@@ -463,14 +454,14 @@ def _score(layout: bytes, runs, full: int) -> int:
     return (runs[0] + runs[1] + runs[2] + runs[3]) * 16 + ready
 
 
-def _explore(layout: bytes, budget: int, *, forced: int) -> _Exploration:
+def _explore(layout: bytes, budget: int, full: int, *, forced: int) -> _Exploration:
     """Depth-first search of the positions reachable from ``layout``, with a transposition table.
 
-    It stops at the first win, or after expanding ``budget`` positions.  ``forced`` says which
-    moves it plays: :data:`_EVERY`, :data:`_GREEDY` or :data:`_PATIENT` (see :func:`_moves`).
+    It stops at the first win, or after expanding ``budget`` positions.  ``full`` is the run of
+    a finished row (the variant's ``full_run``); ``forced`` says which moves it plays:
+    :data:`_EVERY`, :data:`_GREEDY` or :data:`_PATIENT` (see :func:`_moves`).
     """
     runs = _runs(layout)
-    full = _full_run(layout)
     won_locked = 4 * full
     start_locked = sum(runs)
     # parents[position] = (its parent, card, source, gap, depth); depths shrink when a shorter way is seen.
