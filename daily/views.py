@@ -20,8 +20,9 @@ from daily.selectors import calendar_days, games_of_day, next_is_ranked, seed_ma
 from daily.tasks import solver_daily_ask_at_reveal
 from games.models import daily_revealed
 from games.services import TooManyGames
-from records import scopes
 from records.models import BoardEntry
+from records.presenters import board_page_context
+from records.scopes import Scope
 from records.selectors import board_page
 
 
@@ -83,18 +84,9 @@ def daily_board(request: SiteRequest, day: date) -> HttpResponse:
     """A day's daily board: each player's first daily game of that day, if won."""
     day = _playable(day)
     board = BoardEntry.Board.named(request.GET.get("board"))
-    page = board_page(board=board, scope=scopes.daily_scope(day), page=request.GET.get("page"))
-    return render(
-        request,
-        "records/leaderboard.html",
-        {
-            "board": board,
-            "page": page,
-            "boards": BoardEntry.Board.choices,
-            "daily_day": day,
-            "deal_number": deals.deal_number_of(day),
-        },
-    )
+    page = board_page(board=board, scope=Scope.daily(day), page=request.GET.get("page"))
+    context = board_page_context(board=board, page=page, daily_day=day, deal_number=deals.deal_number_of(day))
+    return render(request, "records/leaderboard.html", context)
 
 
 @require_safe

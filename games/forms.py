@@ -8,13 +8,13 @@ from games.models import Variant
 
 
 class VariantField(forms.ChoiceField):
-    """Which game of the family (games.models.Variant); not given, Addiction."""
+    """Which game of the family (games.models.Variant); not given, the default one."""
 
     def __init__(self, **kwargs):
         super().__init__(choices=Variant.choices, required=False, label=_("Game"), **kwargs)
 
     def clean(self, value) -> str:
-        return super().clean(value) or Variant.ADDICTION
+        return super().clean(value) or engine.DEFAULT_VARIANT.key
 
 
 class NewGameForm(forms.Form):

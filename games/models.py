@@ -1,6 +1,8 @@
 """What the server keeps of each game: its current state, and the log that replays to it."""
 
+import operator
 from datetime import UTC, date, datetime, time, timedelta
+from functools import reduce
 
 from django.conf import settings
 from django.db import models
@@ -13,35 +15,44 @@ from games import engine
 STATUS_WORDS = {engine.Status.PLAYING: _("playing"), engine.Status.WON: _("won"), engine.Status.LOST: _("lost")}
 
 
-class Variant(models.TextChoices):
-    """The games of the family (engine.VARIANTS, docs/RULES.md, "The variants"), by the key the
-    engine gives each, with the name the site shows."""
-
-    ADDICTION = engine.ADDICTION.key, _("Addiction")
-    MONTANA = engine.MONTANA.key, _("Montana")
-    SPACES = engine.SPACES.key, _("Spaces")
-    BLUE_MOON = engine.BLUE_MOON.key, _("Blue Moon")
-    RED_MOON = engine.RED_MOON.key, _("Red Moon")
+class VariantChoices(models.TextChoices):
+    """What the site says of a game of the family; its members come from the engine."""
 
     @classmethod
-    def named(cls, key: str | None) -> "Variant":
-        """The variant a page's ``?variant=`` names; Addiction for anything else."""
-        return cls(key) if key in cls.values else cls.ADDICTION
+    def named(cls, key: str | None) -> "VariantChoices":
+        """The variant a page's ``?variant=`` names; the default one for anything else."""
+        return cls(key) if key in cls.values else cls(engine.DEFAULT_VARIANT.key)
 
     @property
     def rules(self) -> engine.Variant:
         return engine.variant_of(self.value)
 
 
+# The games of the family (docs/RULES.md, "The variants"), each by the key and with the name the
+# engine gives it (engine.VARIANTS: the one place they are written), the name translated: the
+# members are ADDICTION, MONTANA, SPACES, BLUE_MOON and RED_MOON.
+Variant = VariantChoices(  # type: ignore[call-overload]
+    "Variant", [(rules.key.upper().replace("-", "_"), (rules.key, _(rules.name))) for rules in engine.VARIANTS.values()]
+)
+
+
 def variant_field(help_text) -> models.CharField:
-    """The column that says which variant a row plays (a game's, a race's): Addiction unless told,
-    and for every row from before the variants (the database's default)."""
+    """The column that says which variant a row plays (a game's, a race's): the default one
+    unless told, and for every row from before the variants (the database's default)."""
     return models.CharField(
         max_length=10,
         choices=Variant.choices,
-        default=Variant.ADDICTION,
-        db_default=Variant.ADDICTION,
+        default=engine.DEFAULT_VARIANT.key,
+        db_default=engine.DEFAULT_VARIANT.key,
         help_text=help_text,
+    )
+
+
+def shuffles_of_its_variant() -> Q:
+    """A game's shuffles used are at most its variant's (docs/RULES.md, "The variants"), for
+    every variant the engine has: the database's check."""
+    return reduce(
+        operator.or_, (Q(variant=rules.key, shuffles_used__lte=rules.shuffles) for rules in engine.VARIANTS.values())
     )
 
 
@@ -190,12 +201,7 @@ class Game(models.Model):
             models.Index(fields=["finished_at"], name="game_held_for_review", condition=Q(review="held")),
         ]
         constraints = [
-            models.CheckConstraint(condition=Q(shuffles_used__lte=engine.SHUFFLES), name="game_shuffles_at_most_3"),
-            # Every variant but Addiction has two shuffles (docs/RULES.md, "The variants").
-            models.CheckConstraint(
-                condition=Q(variant=engine.ADDICTION.key) | Q(shuffles_used__lte=engine.MONTANA.shuffles),
-                name="game_shuffles_of_its_variant",
-            ),
+            models.CheckConstraint(condition=shuffles_of_its_variant(), name="game_shuffles_within_its_variant"),
             models.CheckConstraint(condition=Q(deal_number__gte=1), name="game_deal_number_positive"),
             models.CheckConstraint(condition=Q(elapsed_ms__gte=0), name="game_elapsed_not_negative"),
             # A game is an account's or a guest's, never both: a guest token alone finds a guest's games.

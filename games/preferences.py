@@ -66,7 +66,7 @@ def page_attributes(request: HttpRequest) -> dict[str, str]:
     none for a choice left as the default."""
     found = {}
     for choice in CHOICES.values():
-        value = request.COOKIES.get(choice.cookie)
+        value = request.COOKIES.get(choice.cookie, "")
         if choice.attribute and value in choice.kept.values():
             found[choice.attribute] = value
     return found

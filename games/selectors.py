@@ -63,12 +63,12 @@ def last_variant(owner: Owner) -> str:
     """The variant of the owner's game started last (Addiction when they have none): the home
     page's default on a browser that has not started a game yet, so that an account's follows it."""
     if owner.user_id is None and not owner.guest_token:
-        return Game.Variant.ADDICTION
+        return engine.DEFAULT_VARIANT.key
     last = owned_games(owner).order_by("-created_at", "-pk").values_list("variant", flat=True).first()
-    return last or Game.Variant.ADDICTION
+    return last or engine.DEFAULT_VARIANT.key
 
 
-def game_in_progress_of_deal(owner: Owner, deal_number: int, variant: str = "addiction") -> Game | None:
+def game_in_progress_of_deal(owner: Owner, deal_number: int, variant: str) -> Game | None:
     """The owner's game of this deal of ``variant`` in progress, the last played, or None."""
     return my_games(owner)[0].filter(deal_number=deal_number, variant=variant).first()
 

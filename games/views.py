@@ -42,6 +42,7 @@ from games.presenters import (
     table_context,
     table_facts,
     variant_choices,
+    variant_intro,
     variant_pictures,
     verdict_wait_words,
 )
@@ -92,6 +93,7 @@ def _home(
         "too_many": too_many,
         "variant": Game.Variant(variant),
         "variants": variant_choices(),
+        "intro": variant_intro(Game.Variant(variant).rules),
     }
     return render(request, "games/home.html", context, status=status)
 

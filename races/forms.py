@@ -3,6 +3,7 @@
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from games import engine
 from games.forms import VariantField
 from races.models import Race
 from races.services import CHALLENGE_LENGTHS
@@ -22,7 +23,7 @@ class JoinForm(forms.Form):
 
 class OpenForm(JoinForm):
     mode = forms.ChoiceField(label=_("Kind of race"), choices=Race.Mode.choices, initial=Race.Mode.LIVE)
-    variant = VariantField(initial="addiction")
+    variant = VariantField(initial=engine.DEFAULT_VARIANT.key)
     deal_number = forms.IntegerField(
         label=_("Deal number (leave empty for a random deal)"), required=False, min_value=1, max_value=999_999_999
     )

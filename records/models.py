@@ -36,6 +36,19 @@ class BoardEntry(models.Model):
     second = models.BigIntegerField(help_text=_("The other figure, which breaks ties."))
     finished_at = models.DateTimeField()
 
+    ORDER = ("first", "second", "finished_at", "id")
+    """How a board ranks its entries, best first, decided here once: its figure, then the other
+    figure, then who finished first, then who entered first.  A board's page, a rank and a new
+    best all read it (records/selectors.py, records/services.py)."""
+
+    def ranks_before(self, other: "BoardEntry") -> bool:
+        """Whether this entry stands above ``other`` on their board; an entry not saved yet
+        has no id, so it never passes one with the same figures and finishing time."""
+        mine, theirs = (tuple(getattr(entry, field) for field in self.ORDER[:-1]) for entry in (self, other))
+        if mine != theirs or self.id is None or other.id is None:
+            return mine < theirs
+        return self.id < other.id
+
     class Meta:
         db_table = "games_boardentry"  # made by the games app before the split: the table keeps its name
         constraints = [models.UniqueConstraint(fields=["user", "board", "scope"], name="board_entry_one_per_player")]

@@ -6,6 +6,7 @@ from __future__ import annotations
 from games import registry
 from games.models import Game
 from records.presenters import record_news
+from records.scopes import Scope
 from records.selectors import personal_bests
 
 
@@ -13,7 +14,12 @@ def records_set(_request, game: Game) -> dict | None:
     """The boards on which a won game is now its player's best, each with its rank, and one
     sentence for them all; nothing for a win that set none."""
     bests = personal_bests(game)
-    return {"bests": bests, "news": record_news(game, bests)} if bests else None
+    if not bests:
+        return None
+    return {
+        "bests": [(entry, rank, Scope.parse(entry.scope)) for entry, rank in bests],
+        "news": record_news(game, bests),
+    }
 
 
 def board_of_deal(_request, subject) -> dict:

@@ -4,32 +4,11 @@ from __future__ import annotations
 
 from django.utils.translation import gettext as _
 
-from games.models import Game
+from games.models import Game, Variant
 from games.presenters import duration
-from records import scopes
 from records.models import BoardEntry
+from records.scopes import Scope
 from records.selectors import previous_best
-
-
-def _kind(scope: str) -> str:
-    """A kept scope's kind ("all", "week", "day", "daily", "deal"), whatever its variant."""
-    return scopes.variant_and_scope(scope)[1].partition(":")[0]
-
-
-def _scope_words(scope: str) -> str:
-    kind = _kind(scope)
-    return str(
-        {
-            "all": _("all time"),
-            "week": _("this week"),
-            "day": _("today"),
-            "deal": _("this deal"),
-            "daily": _("today's daily"),
-        }.get(kind, scope)
-    )
-
-
-SCOPE_ORDER = ("all", "week", "day", "daily", "deal")  # the broadest first: its old figure is the one said
 
 
 def record_news(game: Game, bests: list) -> str:
@@ -40,12 +19,12 @@ def record_news(game: Game, bests: list) -> str:
     for board in (BoardEntry.Board.TIME, BoardEntry.Board.MOVES):
         items = sorted(
             ((entry, rank) for entry, rank in bests if entry.board == board),
-            key=lambda item: SCOPE_ORDER.index(_kind(item[0].scope)),
+            key=lambda item: Scope.parse(item[0].scope).breadth,  # the broadest first: its old figure is said
         )
         if not items:
             continue
         places = ", ".join(
-            _("%(scope)s #%(rank)d") % {"scope": _scope_words(entry.scope), "rank": rank} for entry, rank in items
+            _("%(scope)s #%(rank)d") % {"scope": Scope.parse(entry.scope).words, "rank": rank} for entry, rank in items
         )
         was = previous_best(game, items[0][0])
         if board == BoardEntry.Board.TIME:
@@ -58,3 +37,20 @@ def record_news(game: Game, bests: list) -> str:
         else:
             parts.append(_("%(board)s %(figure)s, was %(was)s (%(places)s)") % words)
     return _("New record: %(records)s.") % {"records": "; ".join(parts)} if parts else ""
+
+
+def board_page_context(*, board: str, page, variant=None, period: str | None = None, **more) -> dict:
+    """What records/leaderboard.html draws, for every board page (the global boards, a deal's,
+    a day's daily board): the page of entries and the choices as the view cleaned them, among
+    them the ``?variant=`` its links keep (none for the default variant, whose addresses are
+    bare) and the period (none but on the global boards)."""
+    variant = variant or Variant.named(None)
+    return {
+        "board": board,
+        "boards": BoardEntry.Board.choices,
+        "page": page,
+        "variant": variant,
+        "variant_param": None if variant.rules.default else variant.value,
+        "period": period,
+        **more,
+    }

@@ -1,43 +1,124 @@
-"""The boards' scopes, written once (docs/RULES.md, "Leaderboards"): which board a win
-stands on is a scope string kept in ``BoardEntry.scope``.  Addiction's scopes are the bare
-ones (as they were before the other variants came); another variant's are its key, a slash,
-then the scope: ``montana/all``, ``blue-moon/deal:12345``."""
+"""The boards' scopes, decided once (docs/RULES.md, "Leaderboards"): which board a win stands
+on is a :class:`Scope`, kept in ``BoardEntry.scope`` as its text.  The default variant's scopes
+are bare (as they were before the other variants came); another variant's are its key, a
+slash, then the scope: ``montana/all``, ``blue-moon/deal:12345``.
+
+>>> str(Scope.week(date(2026, 11, 29), "montana")), Scope.parse("deal:12345")
+('montana/week:2026-W48', Scope(kind='deal', period='12345', variant='addiction'))
+"""
 
 from __future__ import annotations
 
-from datetime import date
+from dataclasses import dataclass, replace
+from datetime import UTC, date, datetime, timedelta
 
-ALL = "all"
-ADDICTION = "addiction"
+from django.utils.translation import gettext_lazy as _
 
+from games import engine
 
-def of_variant(scope: str, variant: str) -> str:
-    """``scope`` on the boards of ``variant``: ``montana/week:2026-W48``; Addiction's as it is."""
-    return scope if variant == ADDICTION else f"{variant}/{scope}"
+KINDS = ("all", "week", "day", "daily", "deal")
+"""The kinds of scope, the broadest first: a win's record sentence says the broadest's old figure."""
 
-
-def variant_and_scope(scope: str) -> tuple[str, str]:
-    """The variant a kept scope belongs to, and the scope within it: what :func:`of_variant` joined."""
-    variant, slash, rest = scope.partition("/")
-    return (variant, rest) if slash else (ADDICTION, scope)
-
-
-def week_scope(day: date) -> str:
-    """The ISO week of ``day``: ``week:2026-W48``."""
-    year, week, _weekday = day.isocalendar()
-    return f"week:{year}-W{week:02d}"
+WORDS = {
+    "all": _("all time"),
+    "week": _("this week"),
+    "day": _("today"),
+    "deal": _("this deal"),
+    "daily": _("today's daily"),
+}
 
 
-def day_scope(day: date) -> str:
-    """A UTC day of random deals' wins: ``day:2026-11-29``."""
-    return f"day:{day.isoformat()}"
+@dataclass(frozen=True)
+class Scope:
+    """One board's scope: its ``kind`` (:data:`KINDS`), its ``period`` (the ISO week
+    ``2026-W48``, the UTC day ``2026-11-29``, the deal's number; "" for all time) and its
+    ``variant``'s key."""
+
+    kind: str
+    period: str = ""
+    variant: str = engine.DEFAULT_VARIANT.key
+
+    def __str__(self) -> str:
+        text = f"{self.kind}:{self.period}" if self.period else self.kind
+        return text if engine.variant_of(self.variant).default else f"{self.variant}/{text}"
+
+    @classmethod
+    def parse(cls, text: str) -> Scope:
+        """The scope a kept text names (what ``str`` wrote); ValueError for any other text."""
+        variant, slash, rest = text.partition("/")
+        if not slash:
+            variant, rest = engine.DEFAULT_VARIANT.key, text
+        kind, _colon, period = rest.partition(":")
+        scope = cls(kind, period, engine.variant_of(variant).key)
+        # All time has no period, every other kind one; the daily deal is the default variant's.
+        well_formed = kind in KINDS and (kind == "all") == (not period) and "/" not in period
+        if not well_formed or kind == "daily" and slash or str(scope) != text:
+            raise ValueError(f"not a board's scope: {text!r}")
+        return scope
+
+    @classmethod
+    def all_time(cls, variant: str = engine.DEFAULT_VARIANT.key) -> Scope:
+        return cls("all", "", variant)
+
+    @classmethod
+    def week(cls, day: date, variant: str = engine.DEFAULT_VARIANT.key) -> Scope:
+        """The ISO week of ``day``: ``week:2026-W48``."""
+        year, week, _weekday = day.isocalendar()
+        return cls("week", f"{year}-W{week:02d}", variant)
+
+    @classmethod
+    def day(cls, day: date, variant: str = engine.DEFAULT_VARIANT.key) -> Scope:
+        """A UTC day of random deals' wins: ``day:2026-11-29``."""
+        return cls("day", day.isoformat(), variant)
+
+    @classmethod
+    def deal(cls, deal_number: int, variant: str = engine.DEFAULT_VARIANT.key) -> Scope:
+        """One deal's board: ``deal:12345``."""
+        return cls("deal", str(deal_number), variant)
+
+    @classmethod
+    def daily(cls, day: date) -> Scope:
+        """A day's daily board: ``daily:2026-12-01`` (the daily deal is the default variant's)."""
+        return cls("daily", day.isoformat())
+
+    @property
+    def words(self) -> str:
+        """The scope for players, in the active language: "this week"."""
+        return str(WORDS[self.kind])
+
+    @property
+    def breadth(self) -> int:
+        """Its place in :data:`KINDS`: 0 for the broadest, all time."""
+        return KINDS.index(self.kind)
+
+    def finished_between(self) -> tuple[datetime, datetime] | None:
+        """For a week or a day: the UTC moments its wins finished from and before; else None."""
+        if self.kind == "week":
+            year, week = self.period.split("-W")
+            first = date.fromisocalendar(int(year), int(week), 1)
+            return _utc_midnight(first), _utc_midnight(first + timedelta(7))
+        if self.kind == "day":
+            day = date.fromisoformat(self.period)
+            return _utc_midnight(day), _utc_midnight(day + timedelta(1))
+        return None
+
+    def of_variant(self, variant: str) -> Scope:
+        return replace(self, variant=variant)
 
 
-def deal_scope(deal_number: int) -> str:
-    """One deal's board: ``deal:12345``."""
-    return f"deal:{deal_number}"
+def _utc_midnight(day: date) -> datetime:
+    return datetime.combine(day, datetime.min.time(), tzinfo=UTC)
 
 
-def daily_scope(day: date) -> str:
-    """A day's daily board: ``daily:2026-12-01``."""
-    return f"daily:{day.isoformat()}"
+PERIODS = {"all": _("All time"), "week": _("This week (UTC)"), "today": _("Today (UTC)")}
+"""The global boards' periods, by their ``?period=`` in the leaderboard's address, with their
+words: the periods of a random deal's wins (:func:`period_scope`)."""
+
+
+def period_scope(period: str, day: date, variant: str = engine.DEFAULT_VARIANT.key) -> Scope:
+    """The scope of a leaderboard's period (:data:`PERIODS`; any other is all time) on the UTC ``day``."""
+    if period == "today":
+        return Scope.day(day, variant)
+    if period == "week":
+        return Scope.week(day, variant)
+    return Scope.all_time(variant)

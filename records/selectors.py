@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
-from datetime import UTC, date, datetime, timedelta
+from datetime import date, datetime, timedelta
 
 from django.contrib.auth.models import User
 from django.core.paginator import Page, Paginator
@@ -15,21 +15,10 @@ from games import engine
 from games.clock import utc_day
 from games.models import Game
 from games.selectors import owned_games
-from records import scopes
 from records.models import BoardEntry, Player
+from records.scopes import Scope
 
 BOARD_PAGE_SIZE = 25
-PERIODS = ("all", "week", "today")
-
-
-def period_scope(period: str, now: datetime) -> str:
-    """The board scope of a period ("all", "week", "today") at ``now``, in UTC."""
-    day = utc_day(now)
-    if period == "today":
-        return scopes.day_scope(day)
-    if period == "week":
-        return scopes.week_scope(day)
-    return scopes.ALL
 
 
 def on_boards(entries: QuerySet[BoardEntry]) -> QuerySet[BoardEntry]:
@@ -37,15 +26,20 @@ def on_boards(entries: QuerySet[BoardEntry]) -> QuerySet[BoardEntry]:
     return entries.filter(user__is_active=True).exclude(user__player__hidden_from_boards=True)
 
 
+def ahead_of(entry: BoardEntry) -> Q:
+    """The entries that stand above ``entry`` on its board (BoardEntry.ORDER): better on the
+    first field of the order, or equal on each field before one where they are better."""
+    ahead, same = Q(pk__in=[]), Q()
+    for field in BoardEntry.ORDER:
+        value = getattr(entry, field)
+        ahead |= same & Q(**{f"{field}__lt": value})
+        same &= Q(**{field: value})
+    return ahead
+
+
 def rank_of(entry: BoardEntry) -> int:
     """An entry's place on its board, counted as the board orders it."""
-    ahead = (
-        Q(first__lt=entry.first)
-        | Q(first=entry.first, second__lt=entry.second)
-        | Q(first=entry.first, second=entry.second, finished_at__lt=entry.finished_at)
-        | Q(first=entry.first, second=entry.second, finished_at=entry.finished_at, id__lt=entry.id)
-    )
-    return on_boards(BoardEntry.objects.filter(ahead, board=entry.board, scope=entry.scope)).count() + 1
+    return on_boards(BoardEntry.objects.filter(ahead_of(entry), board=entry.board, scope=entry.scope)).count() + 1
 
 
 def stands_on_a_board(game_id: int) -> bool:
@@ -76,29 +70,17 @@ def personal_bests(game: Game) -> list[tuple[BoardEntry, int]]:
     return [(entry, rank_of(entry)) for entry in entries]
 
 
-def scope_wins(owner_id: int, scope: str) -> QuerySet[Game]:
+def scope_wins(owner_id: int, scope: Scope) -> QuerySet[Game]:
     """A player's ranked wins that stand in ``scope`` (records.services.board_scopes decides
     which scopes a win enters; this is the same rule read the other way)."""
-    variant, scope = scopes.variant_and_scope(scope)
-    wins = Game.objects.filter(owner_id=owner_id, status=engine.Status.WON, ranked=True, variant=variant)
-    kind, _colon, value = scope.partition(":")
-    if kind == "daily":
-        return wins.filter(origin=Game.Origin.DAILY, daily=date.fromisoformat(value))
-    if kind == "deal":
-        return wins.filter(origin__in=[Game.Origin.RANDOM, Game.Origin.CHOSEN], deal_number=int(value))
+    wins = Game.objects.filter(owner_id=owner_id, status=engine.Status.WON, ranked=True, variant=scope.variant)
+    if scope.kind == "daily":
+        return wins.filter(origin=Game.Origin.DAILY, daily=date.fromisoformat(scope.period))
+    if scope.kind == "deal":
+        return wins.filter(origin__in=[Game.Origin.RANDOM, Game.Origin.CHOSEN], deal_number=int(scope.period))
     random = wins.filter(origin=Game.Origin.RANDOM)
-    if kind == "week":
-        year, week = value.split("-W")
-        first = date.fromisocalendar(int(year), int(week), 1)
-        return random.filter(finished_at__gte=_utc_midnight(first), finished_at__lt=_utc_midnight(first + timedelta(7)))
-    if kind == "day":
-        day = date.fromisoformat(value)
-        return random.filter(finished_at__gte=_utc_midnight(day), finished_at__lt=_utc_midnight(day + timedelta(1)))
-    return random  # scopes.ALL
-
-
-def _utc_midnight(day: date) -> datetime:
-    return datetime.combine(day, datetime.min.time(), tzinfo=UTC)
+    between = scope.finished_between()  # a week's or a day's
+    return random.filter(finished_at__gte=between[0], finished_at__lt=between[1]) if between else random
 
 
 def previous_best(game: Game, entry: BoardEntry) -> int | None:
@@ -106,15 +88,16 @@ def previous_best(game: Game, entry: BoardEntry) -> int | None:
     (milliseconds or moves), or None if this is their first win there."""
     figure = "elapsed_ms" if entry.board == BoardEntry.Board.TIME else "moves"
     other = "moves" if figure == "elapsed_ms" else "elapsed_ms"
-    earlier = scope_wins(game.owner_id, entry.scope).filter(finished_at__lt=game.finished_at).exclude(pk=game.pk)  # type: ignore[arg-type]
+    wins = scope_wins(game.owner_id, Scope.parse(entry.scope))  # type: ignore[arg-type]  # a ranked win's owner
+    earlier = wins.filter(finished_at__lt=game.finished_at).exclude(pk=game.pk)
     return earlier.order_by(figure, other, "finished_at").values_list(figure, flat=True).first()
 
 
-def board_page(*, board: str, scope: str, page: str | int | None) -> Page:
+def board_page(*, board: str, scope: Scope, page: str | int | None) -> Page:
     """One page of a board: each player once, with their best game; ties by the other
     figure, then by who finished first."""
     entries = (
-        on_boards(BoardEntry.objects.filter(board=board, scope=scope))
+        on_boards(BoardEntry.objects.filter(board=board, scope=str(scope)))
         .select_related("user", "game")
         # the game's status and day: whether its replay is open yet (Game.seed_shown)
         .only(
@@ -128,7 +111,7 @@ def board_page(*, board: str, scope: str, page: str | int | None) -> Page:
             "game__daily",
             "game__sealed",
         )
-        .order_by("first", "second", "finished_at", "id")
+        .order_by(*BoardEntry.ORDER)
     )
     return Paginator(entries, BOARD_PAGE_SIZE).get_page(page)
 
@@ -191,7 +174,7 @@ class Profile:
         return self.played - self.won
 
 
-def profile_of(user, variant: str = scopes.ADDICTION) -> Profile:
+def profile_of(user, variant: str = engine.DEFAULT_VARIANT.key) -> Profile:
     """A player's record in one variant of the family (their figures are split by variant:
     a time of Montana is no time of Addiction), from their finished games in one query."""
     rows = list(
@@ -264,7 +247,6 @@ def profile_player(username: str) -> tuple[User, bool] | None:
     return player, Player.objects.filter(user=player, hidden_from_boards=True).exists()
 
 
-def profile_entries(player: User, variant: str = scopes.ADDICTION) -> QuerySet[BoardEntry]:
+def profile_entries(player: User, variant: str = engine.DEFAULT_VARIANT.key) -> QuerySet[BoardEntry]:
     """A player's all-time board entries in ``variant``, as their profile lists them."""
-    scope = scopes.of_variant(scopes.ALL, variant)
-    return on_boards(BoardEntry.objects.filter(user=player, scope=scope)).order_by("board")
+    return on_boards(BoardEntry.objects.filter(user=player, scope=str(Scope.all_time(variant)))).order_by("board")

@@ -14,25 +14,24 @@ from games import engine
 from games.clock import utc_day
 from games.models import Game
 from games.selectors import owned_games
-from records import scopes
 from records.models import BoardEntry, Player
+from records.scopes import Scope
 
 
-def board_scopes(game: Game) -> list[str]:
-    """The boards' scopes a win belongs to (docs/RULES.md, "Leaderboards"): a random deal's
-    win ranks all time, in its week and day (UTC) and on its deal's board; a chosen deal's
-    on its deal's board only; the first daily game of a day on that day's daily board; a
-    daily played again (practice) and a race's game nowhere."""
+def board_scopes(game: Game) -> list[Scope]:
+    """The boards' scopes a win belongs to (docs/RULES.md, "Leaderboards"), each of its own
+    variant's boards: a random deal's win ranks all time, in its week and day (UTC) and on its
+    deal's board; a chosen deal's on its deal's board only; the first daily game of a day on
+    that day's daily board; a daily played again (practice) and a race's game nowhere."""
     if game.origin == Game.Origin.DAILY:
-        return [scopes.daily_scope(game.daily)]  # type: ignore[arg-type]  # a daily game has its day
+        return [Scope.daily(game.daily)]  # type: ignore[arg-type]  # a daily game has its day
     if game.origin in (Game.Origin.PRACTICE, Game.Origin.RACE):  # a race ranks its own players only
         return []
-    deal = scopes.deal_scope(game.deal_number)
+    deal = Scope.deal(game.deal_number, game.variant)
     if game.origin != Game.Origin.RANDOM:
-        return [scopes.of_variant(deal, game.variant)]
+        return [deal]
     day = utc_day(game.finished_at)  # a win has finished
-    kept = [scopes.ALL, scopes.week_scope(day), scopes.day_scope(day), deal]
-    return [scopes.of_variant(scope, game.variant) for scope in kept]  # each variant has boards of its own
+    return [Scope.all_time(game.variant), Scope.week(day, game.variant), Scope.day(day, game.variant), deal]
 
 
 def boards_enter(*, game: Game) -> None:
@@ -51,24 +50,18 @@ def boards_enter(*, game: Game) -> None:
             BoardEntry.Board.TIME: (game.elapsed_ms, game.moves),
             BoardEntry.Board.MOVES: (game.moves, game.elapsed_ms),
         }
-        scopes = board_scopes(game)
+        kept = [str(scope) for scope in board_scopes(game)]
         existing = {
-            (entry.board, entry.scope): entry for entry in BoardEntry.objects.filter(user_id=owner_id, scope__in=scopes)
+            (entry.board, entry.scope): entry for entry in BoardEntry.objects.filter(user_id=owner_id, scope__in=kept)
         }
         for board, (first, second) in figures.items():
-            for scope in scopes:
+            for scope in kept:
+                win = BoardEntry(user_id=owner_id, board=board, scope=scope, game=game, first=first, second=second)
+                win.finished_at = finished_at
                 entry = existing.get((board, scope))
                 if entry is None:
-                    BoardEntry.objects.create(
-                        user_id=owner_id,
-                        board=board,
-                        scope=scope,
-                        game=game,
-                        first=first,
-                        second=second,
-                        finished_at=finished_at,
-                    )
-                elif (first, second, finished_at) < (entry.first, entry.second, entry.finished_at):
+                    win.save()
+                elif win.ranks_before(entry):  # on equal figures the earlier win stays
                     entry.game, entry.first, entry.second, entry.finished_at = game, first, second, finished_at
                     entry.save(update_fields=["game", "first", "second", "finished_at"])
 

@@ -13,16 +13,8 @@ from games.clock import utc_day
 from games.models import Variant
 from records import scopes
 from records.models import BoardEntry
-from records.selectors import (
-    PERIODS,
-    board_page,
-    chart_points,
-    period_scope,
-    profile_entries,
-    profile_of,
-    profile_player,
-    rank_of,
-)
+from records.presenters import board_page_context
+from records.selectors import board_page, chart_points, profile_entries, profile_of, profile_player, rank_of
 
 
 @require_safe
@@ -31,29 +23,23 @@ def leaderboard(request: SiteRequest) -> HttpResponse:
     board = BoardEntry.Board.named(request.GET.get("board"))
     variant = Variant.named(request.GET.get("variant"))
     period = request.GET.get("period", "all")
-    if period not in PERIODS:
+    if period not in scopes.PERIODS:
         period = "all"
-    now = timezone.now()
-    scope = scopes.of_variant(period_scope(period, now), variant)
-    page = board_page(board=board, scope=scope, page=request.GET.get("page"))
-    today = utc_day(now)
-    addiction = variant == Variant.ADDICTION  # the daily deal is Addiction's (docs/RULES.md, "The daily deal")
-    return render(
-        request,
-        "records/leaderboard.html",
-        {
-            "board": board,
-            "variant": variant,
-            "variants": Variant.choices,
-            "period": period,
-            "page": page,
-            "boards": BoardEntry.Board.choices,
-            "periods": [("all", _("All time")), ("week", _("This week (UTC)")), ("today", _("Today (UTC)"))],
-            "today": today,
-            "daily_top": board_page(board=board, scope=scopes.daily_scope(today), page=1) if addiction else None,
-            "show_deal_column": True,
-        },
+    today = utc_day(timezone.now())
+    page = board_page(board=board, scope=scopes.period_scope(period, today, variant), page=request.GET.get("page"))
+    daily_here = variant.rules.default  # the daily deal is the default variant's (docs/RULES.md, "The daily deal")
+    context = board_page_context(
+        board=board,
+        page=page,
+        variant=variant,
+        period=period,
+        variants=Variant.choices,
+        periods=list(scopes.PERIODS.items()),
+        today=today,
+        daily_top=board_page(board=board, scope=scopes.Scope.daily(today), page=1) if daily_here else None,
+        show_deal_column=True,
     )
+    return render(request, "records/leaderboard.html", context)
 
 
 @require_safe
@@ -61,19 +47,9 @@ def deal_leaderboard(request: SiteRequest, deal_number: int) -> HttpResponse:
     # The URL's converter (addiction_site/converters.py) takes only numbers of a deal.
     board = BoardEntry.Board.named(request.GET.get("board"))
     variant = Variant.named(request.GET.get("variant"))
-    scope = scopes.of_variant(scopes.deal_scope(deal_number), variant)
-    page = board_page(board=board, scope=scope, page=request.GET.get("page"))
-    return render(
-        request,
-        "records/leaderboard.html",
-        {
-            "board": board,
-            "page": page,
-            "boards": BoardEntry.Board.choices,
-            "deal_number": deal_number,
-            "variant": variant,
-        },
-    )
+    page = board_page(board=board, scope=scopes.Scope.deal(deal_number, variant), page=request.GET.get("page"))
+    context = board_page_context(board=board, page=page, variant=variant, deal_number=deal_number)
+    return render(request, "records/leaderboard.html", context)
 
 
 @require_safe

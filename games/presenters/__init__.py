@@ -544,24 +544,50 @@ class VariantChoice(NamedTuple):
     summary: str
 
 
-VARIANT_SUMMARIES = {
-    Game.Variant.ADDICTION: gettext_lazy("48 cards, the aces out; 3 shuffles, after which the gaps fall anywhere."),
-    Game.Variant.MONTANA: gettext_lazy(
-        "48 cards, the aces out; 2 shuffles, after which each row's gap stands right after its run."
-    ),
-    Game.Variant.SPACES: gettext_lazy("Addiction with 2 shuffles instead of 3."),
-    Game.Variant.BLUE_MOON: gettext_lazy(
-        "All 52 cards in rows of 14, the aces moved to head the rows; runs from the ace; 2 shuffles."
-    ),
-    Game.Variant.RED_MOON: gettext_lazy(
-        "The aces head the rows with a gap after each, the other 48 cards dealt after them; 2 shuffles."
-    ),
+# How each kind of opening lays the cards out (engine.Variant.opening, docs/RULES.md, "The variants").
+OPENINGS = {
+    "aces out": gettext_lazy("48 cards, the aces out"),
+    "aces moved": gettext_lazy("All 52 cards in rows of 14, the aces moved to head the rows; runs from the ace"),
+    "aces first": gettext_lazy("The aces head the rows with a gap after each, the other 48 cards dealt after them"),
 }
 
 
+def variant_summary(rules: engine.Variant) -> str:
+    """A variant's rules in a line, from its facts: its opening, its shuffles and where a
+    shuffle puts the gaps."""
+    count = rules.shuffles
+    if rules.gaps_after_runs:
+        shuffles = ngettext(
+            "%(count)d shuffle, after which each row's gap stands right after its run.",
+            "%(count)d shuffles, after which each row's gap stands right after its run.",
+            count,
+        )
+    else:
+        shuffles = ngettext(
+            "%(count)d shuffle, after which the gaps fall anywhere.",
+            "%(count)d shuffles, after which the gaps fall anywhere.",
+            count,
+        )
+    return _("%(opening)s; %(shuffles)s") % {
+        "opening": OPENINGS[rules.opening],
+        "shuffles": shuffles % {"count": count},
+    }
+
+
+def variant_intro(rules: engine.Variant) -> str:
+    """The home page's first words on the variant chosen: the aim, and its shuffles."""
+    if rules.aces_stay:
+        aim = _("Put each row in order, ace to King of one suit, by sliding cards into the gaps.")
+    else:
+        aim = _("Put each row in order, 2 to King of one suit, by sliding cards into the gaps.")
+    count = rules.shuffles
+    shuffles = ngettext("%(count)d shuffle per game.", "%(count)d shuffles per game.", count) % {"count": count}
+    return f"{aim} {shuffles}"
+
+
 def variant_choices() -> list[VariantChoice]:
-    """The variants, Addiction first, each with its rules in a line (docs/RULES.md, "The variants")."""
-    return [VariantChoice(v.value, str(v.label), str(VARIANT_SUMMARIES[v])) for v in Game.Variant]
+    """The variants, the default first, each with its rules in a line (docs/RULES.md, "The variants")."""
+    return [VariantChoice(v.value, str(v.label), variant_summary(v.rules)) for v in Game.Variant]
 
 
 @dataclass(frozen=True)
@@ -640,7 +666,7 @@ def variant_pictures() -> dict[str, list[Picture]]:
     shuffle, by the variant's key with "_" for "-" (``blue_moon``)."""
     pictures = {}
     for variant, deal, shuffled in _variant_states():
-        wide = variant.cols == engine.MAX_COLS
+        wide = variant.wide
         name = str(Game.Variant(variant.key).label)
         pictures[variant.key.replace("-", "_")] = [  # names a template can look up
             Picture(

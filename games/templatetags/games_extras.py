@@ -19,19 +19,28 @@ register = template.Library()
 
 
 @register.simple_tag
-def variant_url(name: str, *args, variant: str = "addiction") -> str:
+def variant_url(name: str, *args, variant: str = "") -> str:
     """The URL ``name`` (with ``args``) of one variant's page: a deal's, its board's, the boards'.
-    Addiction's pages keep their addresses; another variant's add ``?variant=`` (docs/RULES.md,
-    "The variants")."""
+    The default variant's pages keep their addresses; another variant's add ``?variant=``
+    (docs/RULES.md, "The variants")."""
     url = reverse(name, args=args)
-    return url if variant in ("", "addiction") else f"{url}?{urlencode({'variant': variant})}"
+    return url if Variant.named(variant).rules.default else f"{url}?{urlencode({'variant': variant})}"
 
 
 @register.filter
 def variant_prefix(variant: str) -> str:
-    """A title's variant before it, "Montana · ", for every variant but Addiction (whose titles
-    are as they were)."""
-    return "" if variant in ("", "addiction") else f"{Variant(variant).label} · "
+    """A title's variant before it, "Montana · ", for every variant but the default one (whose
+    titles are as they were)."""
+    named = Variant.named(variant)
+    return "" if named.rules.default else f"{named.label} · "
+
+
+@register.filter
+def variant_name(variant: str) -> str:
+    """The name of a variant other than the default one, to say beside a deal's number
+    ("#12 Montana"); "" for the default one."""
+    named = Variant.named(variant)
+    return "" if named.rules.default else str(named.label)
 
 
 @register.simple_tag(takes_context=True)

@@ -26,6 +26,9 @@ REVIEWED = {
     ("games", "0012_review_of_machine_pace"): "before the rule",
     ("records", "0002_guests_claimed"): "before the rule",
     ("games", "0016_race_games"): "AlterField of origin's choices only (a race): Python's, no change in the database",
+    ("games", "0020_shuffles_within_its_variant"): (
+        "adds the generated check before it removes the two it replaces, which allow the same rows"
+    ),
     ("records", "0004_scopes_of_every_variant"): (
         "AlterField widening scope from 32 to 48 characters: every value the old code writes still fits"
     ),

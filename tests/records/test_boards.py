@@ -19,7 +19,7 @@ from games.models import Action, Game
 from games.services import game_act, game_rank, game_start
 from records import views as views_records
 from records.models import BoardEntry
-from records.selectors import period_scope
+from records.scopes import period_scope
 from records.services import board_scopes
 from tests.helpers import ONE_MOVE_FROM_WIN, count_queries, new_game, parse_html, set_layout, text_of
 from tests.winning import Win, copy_win, guest_owner, play_win, quick_win, quick_wins, recorded_win, user_owner
@@ -283,10 +283,11 @@ PLUS_2 = timezone(timedelta(hours=2))
 )
 def test_a_win_belongs_to_its_iso_week_and_its_day_in_utc(finished_at, week, day):
     game = Game(deal_number=7, finished_at=finished_at, origin=Game.Origin.RANDOM)
-    assert board_scopes(game) == ["all", week, day, "deal:7"]
-    assert period_scope("week", finished_at) == week
-    assert period_scope("today", finished_at) == day
-    assert period_scope("all", finished_at) == "all"
+    assert [str(scope) for scope in board_scopes(game)] == ["all", week, day, "deal:7"]
+    utc_day = finished_at.astimezone(UTC).date()
+    assert str(period_scope("week", utc_day)) == week
+    assert str(period_scope("today", utc_day)) == day
+    assert str(period_scope("all", utc_day)) == "all"
 
 
 def test_the_week_and_today_boards_at_a_chosen_now(client, monkeypatch):

@@ -105,7 +105,7 @@ def test_each_kind_of_game_ranks_on_its_own_boards(origin, expected):
     game = Game(
         deal_number=9, origin=origin, daily=date(2026, 11, 30), finished_at=datetime(2026, 12, 1, 12, tzinfo=UTC)
     )
-    assert board_scopes(game) == expected
+    assert [str(scope) for scope in board_scopes(game)] == expected
 
 
 def test_a_chosen_deals_win_is_on_its_deals_board_only(client):
