@@ -108,7 +108,7 @@ def part(name: str, guest: Guest):
     from games import views
     from games.forms import MoveForm
     from games.models import Action, Game
-    from games.presenters import table_facts
+    from games.presenters.table import table_facts
 
     game = Game.objects.get(pk=int(guest.path.strip("/").rsplit("/", 1)[-1]))
     owner = Owner(user_id=None, guest_token=game.guest_token)

@@ -29,24 +29,20 @@ from games.clock import seconds_until
 from games.forms import ActionForm, DealStartForm, MoveForm, NewGameForm, SettingsForm
 from games.models import Game
 from games.preferences import VARIANT_COOKIE, chosen, drawn_as, remember
-from games.presenters import (
+from games.presenters.analysis import analysis_words
+from games.presenters.pictures import rules_pictures, variant_pictures
+from games.presenters.replay import pace_chart, replay_context, verification_words
+from games.presenters.table import grid_figures, status_bar_context, table_context, table_facts
+from games.presenters.words import (
     STALE,
-    analysis_words,
     break_words,
-    grid_figures,
     hint_wait_words,
     idle_cap_words,
     refusal_text,
-    rules_pictures,
-    status_bar_context,
-    table_context,
-    table_facts,
     variant_choices,
     variant_intro,
-    variant_pictures,
     verdict_wait_words,
 )
-from games.presenters.replay import pace_chart, replay_context, verification_words
 from games.replay import kept_replay
 from games.selectors import (
     finished_game,

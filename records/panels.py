@@ -24,7 +24,7 @@ def records_set(_request, game: Game) -> dict | None:
 
 def board_of_deal(_request, subject) -> dict:
     """The link to the board of the deal ``subject`` plays: a game, a finished game's actions
-    (presenters.Actions), or a deal page's {deal_number, variant}."""
+    (games.presenters.table.Actions), or a deal page's {deal_number, variant}."""
     if isinstance(subject, dict):
         return {"deal_number": subject["deal_number"], "variant": subject["variant"]}
     return {"deal_number": subject.deal_number, "variant": subject.variant}

@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.utils.translation import gettext as _
 
 from games.models import Game, Variant
-from games.presenters import duration
+from games.presenters.words import duration
 from records.models import BoardEntry
 from records.scopes import Scope
 from records.selectors import previous_best

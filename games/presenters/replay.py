@@ -11,7 +11,9 @@ from django.utils.translation import ngettext
 
 from games import engine, pace
 from games.models import Game
-from games.presenters import analysis_words, duration, pace_words, step_words, table_slots
+from games.presenters.analysis import analysis_words
+from games.presenters.table import table_slots
+from games.presenters.words import duration, logged_move, pace_words, step_words
 from games.selectors import Replayed
 
 
@@ -21,7 +23,7 @@ def replay_context(game: Game, step: int, replayed: Replayed) -> dict:
     action, state = replayed.shown.action, replayed.shown.state  # type: ignore[union-attr]  # a step found
     slots = table_slots(state, replay=True)
     if action is not None and action.kind in (engine.ActionKind.MOVE, engine.ActionKind.REDO, engine.ActionKind.UNDO):
-        move = engine.Move.parse(action.move, engine.MAX_COLS)
+        move = logged_move(action.move)
         row, col = move.src if action.kind == engine.ActionKind.UNDO else move.dst
         slots[row][col] = slots[row][col]._replace(moved=True)
     analysis = analysis_words(game)

@@ -13,7 +13,9 @@ from django.utils.translation import get_language
 from games import registry
 from games.models import Variant
 from games.preferences import page_attributes
-from games.presenters import AnalysisWords, SlotView, analysis_words, duration, review_note
+from games.presenters.analysis import AnalysisWords, analysis_words
+from games.presenters.table import SlotView
+from games.presenters.words import duration, review_note
 
 register = template.Library()
 
@@ -60,8 +62,8 @@ def panels(context, place: str, subject=None, joiner: str = "") -> SafeString:
 def page_choices(context) -> SafeString:
     """The ``<html>`` attributes of this browser's settings (games/preferences.py): data-theme,
     data-motion... for the stylesheet and the scripts."""
-    attributes = page_attributes(context["request"])
-    return format_html_join("", ' {}="{}"', attributes.items())
+    request = context.get("request")  # none on a page drawn without one (the error pages)
+    return format_html_join("", ' {}="{}"', page_attributes(request).items()) if request else SafeString("")
 
 
 @register.simple_tag
@@ -72,7 +74,7 @@ def review_of(game) -> str:
 
 @register.simple_tag
 def analysis_of(game) -> AnalysisWords:
-    """A finished game's analysis in words (presenters.analysis_words): the end screen and the replay show it."""
+    """A finished game's analysis in words (presenters.analysis): the end screen and the replay show it."""
     return analysis_words(game)
 
 

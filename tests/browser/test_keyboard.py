@@ -13,7 +13,7 @@ from django.utils import translation
 from playwright.sync_api import Page, expect
 
 from games import engine
-from games import presenters as cards
+from games.presenters import words as cards
 from tests.browser.test_play import DEAL, first_move_to_a_gap, slot, slot_name, start
 
 

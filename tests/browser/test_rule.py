@@ -12,7 +12,7 @@ import pytest
 from playwright.sync_api import Page
 
 from games import engine
-from games.presenters import table_facts
+from games.presenters.table import table_facts
 
 POSITIONS = 60
 

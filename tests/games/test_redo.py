@@ -9,7 +9,7 @@ from django.db.migrations.executor import MigrationExecutor
 
 from games import engine
 from games.models import Game
-from games.presenters import card_name
+from games.presenters.words import card_name
 from games.services import game_verify
 from tests.helpers import act, grid, migrate, parse_html, text_of
 

@@ -13,7 +13,7 @@ import pytest
 
 from games import engine
 from games.models import Game
-from games.presenters import table_facts, table_slots
+from games.presenters.table import table_facts, table_slots
 from games.services import hint_for
 from tests.helpers import (
     HTMX,

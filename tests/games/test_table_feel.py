@@ -14,7 +14,8 @@ from django.utils import translation
 from games import engine
 from games.forms import SettingsForm
 from games.preferences import CHOICES
-from games.presenters import card_name, table_slots
+from games.presenters.table import table_slots
+from games.presenters.words import card_name
 from tests.helpers import TWO_COLUMN_0_GAPS, act, parse_html
 
 

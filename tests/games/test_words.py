@@ -12,7 +12,7 @@ from django.utils.translation import gettext
 
 from games import engine
 from games.models import Game
-from games.presenters import card_name
+from games.presenters.words import card_name
 from tests.helpers import (
     HTMX,
     ONE_MOVE_FROM_STUCK,
