@@ -1,5 +1,5 @@
 """Live races under load (issue 28): many races of several players, each player's page holding
-the race's live stream (races/live.py) while the players move.
+the race's live stream (races/stream.py) while the players move.
 
 Run: .venv/bin/python benchmarks/live.py [--races 50] [--players 8] [--seconds 30] [--pace 2]
                                          [--cluster] [--restart] [--check]

@@ -6,7 +6,7 @@ bar that the game page includes, or, as the game page asks (answer=changes), onl
 slots and the parts of the status bar that changed (:func:`table_changes`), when the page's
 table was drawn in the same language and marking (its field ``drawn``,
 ``preferences.drawn_as``).  Refusals answer 4xx with the whole table and a note, which htmx
-is configured to swap in (templates/base.html).  What the server and game.js say to each
+is configured to swap in (templates/base.html).  What the server and the page's scripts say to each
 other in those answers is written in docs/TABLE.md.
 """
 
@@ -179,7 +179,7 @@ def table_changes(request: SiteRequest, played: Played) -> HttpResponse:
     whose drawing changed from the table the page showed (the game as it was before the
     action, ``played.before``, with its hint if one was shown), and the parts of the status
     bar that an action redraws (_status_live.html).  The grid and the counters stay in the
-    page, with their figures sent in an event that game.js puts in place (the grid's, and the
+    page, with their figures sent in an event that figures.js puts in place (the grid's, and the
     clock's; docs/TABLE.md): a move sends 2 KB of HTML rather than 15, and the browser swaps a
     few slots rather than 52.
     Once the game is over, or for a hint (which moves nothing), the whole table."""

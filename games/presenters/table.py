@@ -205,7 +205,7 @@ class StatusBar:
     """What the status bar shows besides the game's own columns."""
 
     note: str  # why the last action was refused, or ""
-    said: str  # what the action just played did, for screen readers (game.js copies it to the live region), or ""
+    said: str  # what the action just played did, for screen readers (announce.js copies it to the live region), or ""
     hint: str  # the hint for the table as it is, in words, or ""
     stuck: bool  # playing, and no card can move
     elapsed_ms: int  # the game's time now
@@ -263,7 +263,7 @@ def status_bar_context(request: SiteRequest, game: Game, note: str = "", logged:
 
 def grid_figures(game: Game, elapsed_ms: int) -> dict:
     """The grid's figures, as its data-* attributes carry them (docs/TABLE.md): _grid.html
-    writes them, and an answer of changes sends them for game.js to put in place."""
+    writes them, and an answer of changes sends them for figures.js to put in place."""
     return {
         "data-version": game.version,
         "data-status": game.status,

@@ -72,7 +72,7 @@ export function moveFor(table, slot, to) {
   return from ? { from: from, to: slot } : null;
 }
 
-// What the table marks (docs/TABLE.md, a slot's classes; games/presenters.py, table_facts):
+// What the table marks (docs/TABLE.md, a slot's classes; games/presenters/table.py, table_facts):
 // the cards in place from column 0 (locked), the other cards a click moves (movable), the
 // gaps nothing can fill (dead).
 export function marks(table) {

@@ -36,7 +36,7 @@ export function drawMove(move) {
   from.dataset.card = "";
   return true;
 }
-// Each slot's classes as presenters.SlotView.classes writes them, with no hint.
+// Each slot's classes as presenters.table.SlotView.classes writes them, with no hint.
 export function drawMarks(table) {
   const shown = cards(), found = marks(shown);
   table.querySelectorAll("button.slot").forEach((slot) => {

@@ -1,4 +1,4 @@
-"""Instant moves (static/games/game.js, "Instant moves"; issue 26): a legal move is drawn in the
+"""Instant moves (static/games/moves.js and queue.js; issue 26): a legal move is drawn in the
 page before the server answers, the answer confirms it without a change, quick clicks queue
 in order, a refused one repaints the server's table, and a click while a shuffle is out is
 not lost.  The server is slowed here, as a phone on mobile data would see it."""

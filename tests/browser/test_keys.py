@@ -1,4 +1,4 @@
-"""The game's keys (static/games/game.js; games/_keys.html; issue 26): undo, redo, shuffle,
+"""The game's keys (static/games/keys.js; games/_keys.html; issue 26): undo, redo, shuffle,
 the next gap, a new game once over, the list of keys, the skip link, and none of them while a
 field has the focus."""
 

@@ -1,5 +1,5 @@
 """Motion in real Chromium (issue 13): a card that changes places slides there from where it
-stood (game.js animates a transform, after the board has changed); never under reduced
+stood (static/games/motion.js animates a transform, after the board has changed); never under reduced
 motion unless the settings ask, never when the settings say no."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from games import engine
 from tests.browser.test_play import first_move_to_a_gap, slot, slot_name, start
 from tests.browser.test_replay import play_and_give_up
 
-# Each slide game.js starts on the grid: the card, and the shift it starts from.
+# Each slide motion.js starts on the grid: the card, and the shift it starts from.
 RECORD_SLIDES = """
   window.slides = [];
   const animate = Element.prototype.animate;

@@ -1,6 +1,6 @@
 """The game page gets only the slots that changed after each action (views.table_changes):
 after moves, an undo, a redo and a shuffle, clicked as a player would, the table in the page
-is exactly the table a reload draws, and the focus stays on the table.  game.js redraws a
+is exactly the table a reload draws, and the focus stays on the table.  table.js redraws a
 changed slot where it stands (its attributes and its face) rather than replacing it, so the
 slot pressed keeps the focus throughout."""
 
@@ -23,7 +23,7 @@ TABLE = """() => {
     if (a.name.startsWith("data-") && a.name !== "data-elapsed-ms") figures[a.name] = a.value;
   }
   figures.version_field = grid.querySelector("input[name=version]").value;
-  // Every attribute the server draws (game.js owns a slot's tabindex and style), and the face.
+  // Every attribute the server draws (the page's scripts own a slot's tabindex and style), and the face.
   var slots = Array.from(grid.querySelectorAll("button.slot")).map(function (s) {
     var drawn = Array.from(s.attributes).filter(function (a) { return a.name !== "tabindex" && a.name !== "style"; })
       .map(function (a) { return a.name + "=" + a.value; }).sort();

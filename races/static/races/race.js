@@ -1,4 +1,4 @@
-// A race's standings, live (races/live.py): the page's element with data-race-stream opens
+// A race's standings, live (races/stream.py): the page's element with data-race-stream opens
 // that Server-Sent Events stream, puts each table it sends in place of #standings, and puts
 // what it says aloud (overtakes, finishes, the start and the close) in #race-news, a live
 // region screen readers announce.  EventSource opens a dropped stream again by itself; the
