@@ -269,11 +269,12 @@ CACHES = {
     "default": {**_shared_cache, "KEY_PREFIX": "addiction"},
     "local": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "OPTIONS": {"MAX_ENTRIES": 5000}},
 }
-# Channels' channel layer carries a race's changes to its open streams (races/notices.py tells them, races/stream.py is each stream): in this
-# process's memory unless REDIS_URL is set, then through Redis (channels-redis), so that a
-# stream on one app server hears a move played on another.  Without Redis a stream also reads
-# the race again every ADDICTION_LIVE_RECHECK_SECONDS (races/notices.py tells them, races/stream.py is each stream), so that several
-# processes on one machine still see each other's changes, later.
+# Channels' channel layer carries a race's changes to its open streams (races/notices.py tells
+# them, races/stream.py is each stream): in this process's memory unless REDIS_URL is set, then
+# through Redis (channels-redis), so that a stream on one app server hears a move played on
+# another.  Without Redis a stream also reads the race again every
+# ADDICTION_LIVE_RECHECK_SECONDS (races/stream.py), so that several processes on one machine
+# still see each other's changes, later.
 if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {

@@ -45,8 +45,8 @@ def act_for_changes(client, game: Game, kind: str, **fields):
 
 def applied(board, response):
     """``board`` (a page's table) once the changes answer ``response`` is applied as htmx and
-    the page's scripts (figures.js, table.js) apply it: each out-of-band slot in place of the slot of its id, the figures of the
-    event on the grid.  Returns the changed slots' names too."""
+    the page's scripts (figures.js, table.js) apply it: each out-of-band slot in place of the
+    slot of its id, the figures of the event on the grid.  Returns the changed slots' names too."""
     assert response.status_code == 200
     assert response["HX-Reswap"] == "none"  # the grid stays
     figures = json.loads(response["HX-Trigger-After-Swap"])["table-changed"]["grid"]
