@@ -41,7 +41,7 @@ from addiction_site.ownership import Owner
 from games import engine
 from games.models import Action, Game
 from games.services import game_rank, game_start, seed_digest
-from tests.helpers import act, act_on_service, guest_token_of
+from tests.helpers import ONE_MOVE_FROM_STUCK, act, act_on_service, guest_token_of, set_layout
 
 SEED = 20261129
 SECOND = timedelta(seconds=1)
@@ -258,3 +258,9 @@ def recorded_win(owner: Owner, win: Win, *, finished_at: datetime, step: timedel
         _PLAYED[(win, step)] = Record.of(game)
         return game
     return copy_win(record, owner=owner, finished_at=finished_at)
+
+
+def lose_stuck(user, deal_number: int, *, now: datetime) -> Game:
+    """A game lost by the rules: the last move leaves the table stuck with no shuffle left."""
+    game = set_layout(game_start(owner=user_owner(user), deal_number=deal_number), ONE_MOVE_FROM_STUCK, shuffles_used=3)
+    return act_on_service(user_owner(user), game, "move", (0, 12), now=now)
