@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import secrets
 from datetime import date, timedelta
+from functools import partial
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
@@ -58,29 +59,15 @@ def daily_start(*, owner: Owner, day: date) -> Game:
     daily game per player and day, and the loser of that race becomes practice.
     """
     seed = seed_of(day).seed
-    number = deals.deal_number_of(day)
+    deal = partial(game_start, owner=owner, deal_number=deals.deal_number_of(day), daily=day, variant=deals.VARIANT.key)
     if next_is_ranked(owner, day):
         try:
             with transaction.atomic():
-                return game_start(
-                    owner=owner,
-                    deal_number=number,
-                    origin=Game.Origin.DAILY,
-                    daily=day,
-                    seed=seed,
-                    variant=deals.VARIANT.key,
-                )
+                return deal(origin=Game.Origin.DAILY, seed=seed)
         except IntegrityError:
             pass
     own_seed = None if day == deals.today() else seed  # None: game_start draws a new secret seed
-    return game_start(
-        owner=owner,
-        deal_number=number,
-        origin=Game.Origin.PRACTICE,
-        daily=day,
-        seed=own_seed,
-        variant=deals.VARIANT.key,
-    )
+    return deal(origin=Game.Origin.PRACTICE, seed=own_seed)
 
 
 def solver_daily_queue(day: date) -> bool:
