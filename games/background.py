@@ -159,7 +159,7 @@ def search_queue(position: engine.Position) -> bool:
     return queue_work(StretchSearch, position=key)
 
 
-def stretch_search(notation: str, variant: str = engine.ADDICTION.key) -> bool:
+def stretch_search(notation: str, variant: str = engine.DEFAULT_VARIANT.key) -> bool:
     """Search for an outright win from a position of ``variant`` (``solver.search_win``, once a
     position) and keep every position of a line found as a :class:`~games.models.KnownStep`.
     Returns whether this call did the work."""

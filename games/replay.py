@@ -116,7 +116,7 @@ class KeptReplay(NamedTuple):
     rows: tuple[tuple, ...]
     error: str
     wrong_tops: int
-    variant: str = engine.ADDICTION.key
+    variant: str = engine.DEFAULT_VARIANT.key
 
     @property
     def last(self) -> int:

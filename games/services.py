@@ -91,7 +91,7 @@ def game_start(
     daily: date | None = None,
     seed: str | None = None,
     sealed: bool = False,
-    variant: str = engine.ADDICTION.key,
+    variant: str = engine.DEFAULT_VARIANT.key,
     now: datetime | None = None,
     starts_at: datetime | None = None,
 ) -> Game:

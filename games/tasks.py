@@ -17,7 +17,7 @@ def analyse_game(game_id: int) -> bool:
 
 
 @task()
-def search_stretch(notation: str, variant: str = engine.ADDICTION.key) -> bool:
+def search_stretch(notation: str, variant: str = engine.DEFAULT_VARIANT.key) -> bool:
     return background.stretch_search(notation, variant)
 
 
