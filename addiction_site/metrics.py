@@ -57,26 +57,38 @@ VERDICTS = Counter("addiction_verdicts_total", "Lost games' verdicts, by verdict
 
 
 _pending: dict[str, Callable[[], Mapping[str, int]]] = {}
+_waiting: dict[str, Callable[[], float]] = {}
 
 
-def count_pending(kind: str, counts: Callable[[], Mapping[str, int]]) -> None:
+def count_pending(kind: str, counts: Callable[[], Mapping[str, int]], oldest: Callable[[], float]) -> None:
     """An app's background work of ``kind`` to report: ``counts()`` gives how many of its rows
-    not done are in each state (the apps' ``ready()`` call this)."""
+    not done are in each state, ``oldest()`` how many seconds the oldest of those queued has
+    waited (the apps' ``ready()`` call this)."""
     _pending[kind] = counts
+    _waiting[kind] = oldest
 
 
 class PendingWork(Collector):
-    """``addiction_background_pending{kind,state}``: the work queued and running, at the scrape."""
+    """``addiction_background_pending{kind,state}``: the work queued and running, at the scrape;
+    ``addiction_background_oldest_seconds{kind}``: how long the oldest queued has waited, the
+    figure that says a queue drains too slowly (or that one client floods it)."""
 
     def collect(self) -> Iterator[GaugeMetricFamily]:
         family = GaugeMetricFamily(
             "addiction_background_pending", "Background work not done yet, by kind and state", labels=["kind", "state"]
         )
+        waiting = GaugeMetricFamily(
+            "addiction_background_oldest_seconds",
+            "How long the oldest queued work has waited, by kind",
+            labels=["kind"],
+        )
         for kind, counts in sorted(_pending.items()):
             found = counts()
             for state in ("queued", "running"):
                 family.add_metric([kind, state], found.get(state, 0))
+            waiting.add_metric([kind], _waiting[kind]())
         yield family
+        yield waiting
 
 
 _PENDING_REGISTRY = prometheus_client.CollectorRegistry(auto_describe=True)

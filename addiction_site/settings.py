@@ -25,6 +25,7 @@ Environment variables (see README, "Deploy"):
   ADDICTION_TASKS_BACKEND  the tasks backend (default django_tasks_db.DatabaseBackend: a table,
       run by `manage.py db_worker`).
   ADDICTION_MAX_GAMES_IN_PROGRESS  games one player (account or guest) may have in progress (default 50).
+  ADDICTION_MAX_PENDING_ANALYSES  analyses of one player's games that may wait for the worker at once (default 5).
   ADDICTION_SQLITE_SYNCHRONOUS  NORMAL (default) or FULL, SQLite's durability.
   ADDICTION_PROXY_HOPS  how many proxies of ours append to X-Forwarded-For (default 0).
   ADDICTION_LOGIN_FAILURE_LIMIT, ADDICTION_LOGIN_COOLOFF_MINUTES  the login lock.
@@ -499,3 +500,4 @@ TASKS = {
 # Games in progress per player: starting one more drops their oldest game not played yet,
 # or is refused (games/services.py, game_start).  Bounds what one player can store.
 ADDICTION_MAX_GAMES_IN_PROGRESS = int(os.environ.get("ADDICTION_MAX_GAMES_IN_PROGRESS", "50"))
+ADDICTION_MAX_PENDING_ANALYSES = int(os.environ.get("ADDICTION_MAX_PENDING_ANALYSES", "5"))

@@ -12,9 +12,11 @@ class DailyConfig(AppConfig):
         from daily import panels, services, tasks
         from daily.models import SolverDaily
         from games import registry
-        from games.selectors import pending_work
+        from games.selectors import oldest_queued_seconds, pending_work
 
-        metrics.count_pending("solver_daily", lambda: pending_work(SolverDaily))
+        metrics.count_pending(
+            "solver_daily", lambda: pending_work(SolverDaily), lambda: oldest_queued_seconds(SolverDaily)
+        )
         registry.add_chore("daily seeds made ahead", services.seeds_made_ahead)
         registry.add_chore("solver's daily games asked for", tasks.solver_dailies_ask)
         panels.register()

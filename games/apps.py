@@ -14,11 +14,13 @@ class GamesConfig(AppConfig):
         from addiction_site import metrics
         from games import receivers, registry, tasks  # noqa: F401  (receivers: a game's end asks for its analysis)
         from games.models import Analysis, StretchSearch
-        from games.selectors import games_data, pending_work
+        from games.selectors import games_data, oldest_queued_seconds, pending_work
 
         registry.add_exporter("games", games_data)
         registry.add_chore("analyses asked for again", tasks.analyses_ask_again)
-        metrics.count_pending("analysis", lambda: pending_work(Analysis))
-        metrics.count_pending("search", lambda: pending_work(StretchSearch))
+        metrics.count_pending("analysis", lambda: pending_work(Analysis), lambda: oldest_queued_seconds(Analysis))
+        metrics.count_pending(
+            "search", lambda: pending_work(StretchSearch), lambda: oldest_queued_seconds(StretchSearch)
+        )
         if settings.ADDICTION_WORKER_METRICS_BIND and "db_worker" in sys.argv:
             metrics.serve_worker_metrics(settings.ADDICTION_WORKER_METRICS_BIND)

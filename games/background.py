@@ -19,9 +19,11 @@ from django.db.models import Q
 from django.utils import timezone
 
 from addiction_site import metrics
+from addiction_site.ownership import Owner
 from games import engine, solver
 from games.models import Analysis, Claimed, Game, KnownStep, StretchSearch
 from games.replay import kept_replay
+from games.selectors import owned_games
 
 STALE = timedelta(minutes=15)
 """A claim older than this belongs to a worker that died: the work may be claimed again."""
@@ -68,6 +70,19 @@ def claim_work(model, **key) -> bool:
 
 
 # --------------------------------------------------------------------------- analysis
+
+
+def worth_analysing(game: Game) -> bool:
+    """Whether a game that just ended has its analysis asked for at once (docs/RULES.md,
+    "Analysis"): not a random deal given up without a move (nothing was played to judge, and
+    drawing deals costs nothing), nor while its owner already has
+    ``ADDICTION_MAX_PENDING_ANALYSES`` analyses waiting, so that one player's flood of games
+    waits behind nobody else's.  Either can still be asked for later, by the game's button."""
+    if game.origin == Game.Origin.RANDOM and game.moves == 0:
+        return False
+    owner = Owner(user_id=game.owner_id, guest_token=game.guest_token)
+    waiting = Analysis.objects.exclude(state=Claimed.DONE).filter(game__in=owned_games(owner).values("pk"))
+    return waiting.count() < settings.ADDICTION_MAX_PENDING_ANALYSES
 
 
 def analysis_queue(game_id: int) -> bool:

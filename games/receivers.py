@@ -8,14 +8,15 @@ from django.core.cache import cache
 from django.db import transaction
 from django.dispatch import receiver
 
-from games import signals, tasks
+from games import background, signals, tasks
 
 SOUGHT_SECONDS = 60 * 60 * 24  # how long a game's stretch remembers that it asked for its search
 
 
 @receiver(signals.game_over)
 def ask_for_analysis(sender, game, **kwargs) -> None:
-    transaction.on_commit(partial(tasks.analysis_ask, game.pk))
+    if background.worth_analysing(game):
+        transaction.on_commit(partial(tasks.analysis_ask, game.pk))
 
 
 @receiver(signals.win_sought)

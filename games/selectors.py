@@ -5,10 +5,12 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
+from datetime import datetime
 
 from django.core.paginator import Page, Paginator
 from django.db.models import Count, Prefetch, QuerySet
 from django.db.models.functions import Coalesce
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from addiction_site.ownership import Owner, SiteRequest
@@ -87,6 +89,14 @@ def my_games_pages(
 def game_analysis(game: Game) -> Analysis | None:
     """``game``'s analysis, done or on its way, or None if none was asked for (games/background.py)."""
     return Analysis.objects.filter(game_id=game.pk).first()
+
+
+def oldest_queued_seconds(model, now: datetime | None = None) -> float:
+    """How long the oldest queued row of a background work ``model`` has waited, in seconds (0
+    when none waits): what /metrics reports of the queue's age."""
+    oldest = model.objects.filter(state=Claimed.QUEUED).order_by("requested_at").values_list("requested_at", flat=True)
+    first = oldest.first()
+    return 0.0 if first is None else max(0.0, ((now or timezone.now()) - first).total_seconds())
 
 
 def pending_work(model) -> dict[str, int]:

@@ -8,10 +8,12 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
+from django.test import Client
 from django.utils import timezone
 
 from games import background, engine, solver, tasks
 from games.models import Analysis, Claimed, Game, KnownStep, StretchSearch
+from games.selectors import oldest_queued_seconds
 from games.services import hint_for
 from tests.helpers import HTMX, act, new_game, parse_html, text_of
 from tests.winning import guest_owner, play_win, quick_win
@@ -122,6 +124,46 @@ def given_up(client, deal: int = WINNABLE_DEAL, *, django_capture_on_commit_call
     with django_capture_on_commit_callbacks(execute=True):
         act(client, game, "resign")
     return Game.objects.get(pk=game.pk)
+
+
+def test_a_random_deal_given_up_without_a_move_asks_for_no_analysis(client, django_capture_on_commit_callbacks):
+    """Drawing deals costs nothing: a random deal given up unplayed queues no search (issue 42),
+    while a chosen deal given up unplayed, or a random deal played, still is analysed."""
+    response = client.post("/new/")
+    drawn = Game.objects.get(pk=int(response["Location"].strip("/").split("/")[-1]))
+    with django_capture_on_commit_callbacks(execute=True):
+        act(client, drawn, "resign")
+    assert Game.objects.get(pk=drawn.pk).origin == Game.Origin.RANDOM and not Analysis.objects.filter(game=drawn)
+    chosen = given_up(client, django_capture_on_commit_callbacks=django_capture_on_commit_callbacks)
+    assert Analysis.objects.get(game=chosen).done
+    played = Game.objects.get(pk=int(client.post("/new/")["Location"].strip("/").split("/")[-1]))
+    act(client, played, "move", slot=played.state().position.legal_moves()[0].src)
+    with django_capture_on_commit_callbacks(execute=True):
+        act(client, played, "resign")
+    assert Analysis.objects.get(game=played).done
+
+
+def test_one_players_flood_of_games_queues_a_few_analyses_and_delays_nobody_else(
+    client, settings, django_capture_on_commit_callbacks
+):
+    """At most ADDICTION_MAX_PENDING_ANALYSES of one player's analyses wait for the worker (issue
+    42): the others' games are queued as before; the flood's later games have the button."""
+    settings.TASKS = {"default": {"BACKEND": "django_tasks.backends.dummy.DummyBackend"}}  # a worker far behind
+    settings.ADDICTION_MAX_PENDING_ANALYSES = 3
+    flood = [new_game(client, deal) for deal in range(10, 16)]
+    for game in flood:
+        with django_capture_on_commit_callbacks(execute=True):
+            act(client, game, "resign")
+    assert Analysis.objects.filter(game__in=flood).count() == 3
+    assert "unasked" in client.get(f"/game/{flood[-1].pk}/").content.decode()  # its button asks, within the limit
+    other = Client()
+    theirs = new_game(other, WINNABLE_DEAL)
+    with django_capture_on_commit_callbacks(execute=True):
+        act(other, theirs, "resign")
+    assert Analysis.objects.get(game=theirs).state == Claimed.QUEUED  # queued at once, the flood aside
+    Analysis.objects.filter(game__in=flood).update(requested_at=timezone.now() - timedelta(minutes=5))
+    oldest = oldest_queued_seconds(Analysis)
+    assert 299 < oldest < 400  # what /metrics reports as the queue's age
 
 
 def test_a_game_that_ends_is_analysed_once_it_commits(client, django_capture_on_commit_callbacks):

@@ -78,3 +78,5 @@ def test_the_background_work_not_done_is_read_from_the_database_at_each_scrape(c
     assert 'addiction_background_pending{kind="analysis",state="queued"} 2.0' in text
     assert 'addiction_background_pending{kind="analysis",state="running"} 0.0' in text
     assert 'addiction_background_pending{kind="solver_daily",state="queued"} 0.0' in text
+    assert 'addiction_background_oldest_seconds{kind="analysis"}' in text  # the queue's age
+    assert 'addiction_background_oldest_seconds{kind="search"} 0.0' in text
