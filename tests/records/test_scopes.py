@@ -133,3 +133,28 @@ def test_a_win_equal_to_the_player_s_best_leaves_the_earlier_on_the_board():
     for game in games:
         boards_enter(game=game)
     assert set(BoardEntry.objects.filter(user=ada).values_list("game_id", flat=True)) == {games[0].pk}
+
+
+@pytest.mark.django_db
+def test_a_variants_board_keeps_its_variant_in_its_links_and_the_defaults_stay_bare(client):
+    """The board page's links say its cleaned choices (records.presenters.board_page_context)."""
+    from urllib.parse import parse_qsl
+
+    from tests.helpers import parse_html
+
+    def links(url) -> list[dict]:
+        hrefs = [a["href"] for a in parse_html(client.get(url)).find_all("a") if "board=" in a.get("href", "")]
+        return [dict(parse_qsl(href.lstrip("?"))) for href in hrefs]
+
+    montana = links("/leaderboards/?variant=montana&board=elo&period=week")
+    # The board and period tabs keep the variant, the cleaned board and period; the variant tabs name each.
+    assert {"variant": "montana", "board": "moves", "period": "week"} in montana
+    assert {"variant": "montana", "board": "time", "period": "today"} in montana
+    assert {"variant": "addiction", "board": "time", "period": "week"} in montana
+    assert all(link["board"] in ("time", "moves") for link in montana)
+    bare = links("/leaderboards/?period=today")
+    assert {"board": "moves", "period": "today"} in bare  # the default variant's addresses stay bare
+    assert links("/deal/5/leaderboard/?variant=red-moon") == [
+        {"variant": "red-moon", "board": "time"},
+        {"variant": "red-moon", "board": "moves"},
+    ]
