@@ -41,22 +41,21 @@ def queue_work(model, **key) -> bool:
     _row, created = model.objects.get_or_create(**key)
     if created:
         return True
-    stale = timezone.now() - STALE
     return bool(
-        model.objects.filter(**key)
-        .filter(Q(state=Claimed.QUEUED, requested_at__lt=stale) | Q(state=Claimed.RUNNING, claimed_at__lt=stale))
-        .update(state=Claimed.QUEUED, requested_at=timezone.now())
+        model.objects.filter(_stale(timezone.now()), **key).update(state=Claimed.QUEUED, requested_at=timezone.now())
     )
 
 
-def stale_work(model, now) -> list[dict]:
-    """The keys of ``model``'s work asked for or claimed longer than STALE ago and not done: its
-    task was lost, or its worker died.  The housekeeping asks for each again (:func:`queue_work`)."""
+def _stale(now) -> Q:
+    """Work asked for or claimed longer than STALE ago and not done: its task was lost, or its worker died."""
     stale = now - STALE
-    rows = model.objects.filter(
-        Q(state=Claimed.QUEUED, requested_at__lt=stale) | Q(state=Claimed.RUNNING, claimed_at__lt=stale)
-    )
-    return [{"pk": pk} for pk in rows.values_list("pk", flat=True)]
+    return Q(state=Claimed.QUEUED, requested_at__lt=stale) | Q(state=Claimed.RUNNING, claimed_at__lt=stale)
+
+
+def stale_work(model, now) -> list:
+    """The primary keys of ``model``'s stale work (:func:`_stale`): the housekeeping asks for
+    each again, and :func:`queue_work` queues it anew."""
+    return list(model.objects.filter(_stale(now)).values_list("pk", flat=True))
 
 
 def claim_work(model, **key) -> bool:

@@ -1,13 +1,11 @@
 """Where the other apps plug into a game's life, filled in their ``AppConfig.ready()``.
 
-(The panels serve every app's pages the same way: the races' history on a records profile
-comes through them too.)
-
 What the game's pages show beside the game (panels), who besides its owner may see a finished
 game, what a player's data download holds, and the upkeep the hourly housekeeping does: each is
 a list the games app reads and other apps add to, as Django's admin reads what apps register.
 So the games app names none of them (README.md, "Layout"; tests/site/test_layers.py holds it
 to that, templates included), and an app is plugged in or out in one place, its ``ready()``.
+The panels serve the other apps' pages the same way (a player's races on a records profile).
 """
 
 from __future__ import annotations

@@ -30,10 +30,10 @@ def analysis_ask(game_id: int) -> None:
 def analyses_ask_again(*, now, dry_run: bool = False) -> int:
     """The housekeeping's sweep: ask again for each analysis whose task was lost or whose
     worker died; how many were (or would be) asked for."""
-    stale = background.stale_work(Analysis, now)
+    stale = background.stale_work(Analysis, now)  # an analysis's key is its game's
     if not dry_run:
-        for key in stale:
-            analysis_ask(key["pk"])
+        for game_id in stale:
+            analysis_ask(game_id)
     return len(stale)
 
 

@@ -331,15 +331,16 @@ def game_verdict_page(request: SiteRequest, pk: int) -> HttpResponse:
     game, _own = _finished_game(request, pk)
     wait = 0
     if request.method == "POST" and game_analysis(game) is None:  # asking queues a task: limited
-        if not (wait := wait_seconds(request, "verdict")):
-            analysis_ask(game.pk)
-        elif not request.htmx:
+        wait = wait_seconds(request, "verdict")
+        if wait and not request.htmx:
             return too_many(request, wait)
-        if not request.htmx and not wait:
-            return redirect("games:verdict", pk=game.pk)
+        if not wait:
+            analysis_ask(game.pk)
+            if not request.htmx:
+                return redirect("games:verdict", pk=game.pk)
     words = analysis_words(game)
     again = 0 if words.done or not words.asked else VERDICT_AGAIN_SECONDS
-    context = {"game": game, "analysis": words, "verdict_again": again, "done": words.done, "wait": wait}
+    context = {"game": game, "analysis": words, "verdict_again": again, "done": words.done}
     template = "games/_verdict.html" if request.htmx else "games/verdict.html"
     if wait:
         context["note"] = verdict_wait_words(wait)

@@ -1,5 +1,7 @@
 """What the records keep: each player's best ranked wins on the boards, and moderation flags."""
 
+import math
+
 from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
@@ -42,12 +44,13 @@ class BoardEntry(models.Model):
     best all read it (records/selectors.py, records/services.py)."""
 
     def ranks_before(self, other: "BoardEntry") -> bool:
-        """Whether this entry stands above ``other`` on their board; an entry not saved yet
-        has no id, so it never passes one with the same figures and finishing time."""
-        mine, theirs = (tuple(getattr(entry, field) for field in self.ORDER[:-1]) for entry in (self, other))
-        if mine != theirs or self.id is None or other.id is None:
-            return mine < theirs
-        return self.id < other.id
+        """Whether this entry stands above ``other`` on their board, by ORDER; an entry not saved
+        yet has no id and comes last among equals, so it never passes one with the same figures
+        and finishing time."""
+        return self._order_key() < other._order_key()
+
+    def _order_key(self) -> tuple:
+        return tuple(getattr(self, field) if field != "id" or self.id is not None else math.inf for field in self.ORDER)
 
     class Meta:
         db_table = "games_boardentry"  # made by the games app before the split: the table keeps its name
