@@ -23,12 +23,13 @@ from __future__ import annotations
 
 import re
 import secrets
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date
 from typing import NamedTuple
 
 from django.conf import settings
 from django.core import signing
+from django.utils.crypto import salted_hmac
 from django.db.models import Q
 from django.http import HttpRequest
 from django_htmx.middleware import HtmxDetails
@@ -40,6 +41,7 @@ _DAY = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
 SEEN_KEY = "addiction_seen"  # a signed-in player's session: the last day it was saved
 LEGACY_SESSION_KEY = "addiction_guest"  # where a guest's token was kept before the cookie
 _TOKEN = re.compile(r"[A-Za-z0-9_-]{32}")
+_SEEN_SALT = "addiction_site.ownership.seen_from"
 
 
 @dataclass(frozen=True)
@@ -52,6 +54,11 @@ class Owner:
     # carried the server's signature: how the cookie is written back, not who the owner is.
     guest_issued: str = field(default="", compare=False)
     guest_signed: bool = field(default=True, compare=False)
+    # Where the request came from, as keys that name no address (:func:`seen_from`): the
+    # address, and the address with the browser.  Not who the owner is: what a new game
+    # records, so that the evidence on a win and the limits can tell one place's guests.
+    address_key: str = field(default="", compare=False)
+    browser_key: str = field(default="", compare=False)
 
     def owns(self) -> Q:
         """The filter for this owner's games."""
@@ -63,7 +70,12 @@ class Owner:
 
     def stamp(self) -> dict:
         """The fields a new game of this owner gets."""
-        return {"owner_id": self.user_id, "guest_token": "" if self.user_id else self.guest_token}
+        return {
+            "owner_id": self.user_id,
+            "guest_token": "" if self.user_id else self.guest_token,
+            "address_key": self.address_key,
+            "browser_key": self.browser_key,
+        }
 
 
 class SiteRequest(HttpRequest):
@@ -122,14 +134,30 @@ def _legacy_token(request) -> str:
     return token if isinstance(token, str) and _TOKEN.fullmatch(token) else ""
 
 
+def seen_from(request) -> dict:
+    """The keys of where ``request`` came from: ``address_key``, a keyed hash (HMAC with the
+    site's secret key) of the player's address, and ``browser_key``, of the address with the
+    browser's User-Agent.  Each is 32 hex digits; neither can be turned back into an address
+    without the secret key, and neither is shown to anyone."""
+    address = settings.AXES_CLIENT_IP_CALLABLE(request) or ""
+    agent = request.META.get("HTTP_USER_AGENT", "")[:512]
+    return {
+        "address_key": salted_hmac(_SEEN_SALT, address).hexdigest()[:32],
+        "browser_key": salted_hmac(_SEEN_SALT, f"{address}\n{agent}").hexdigest()[:32],
+    }
+
+
 def owner_of(request) -> Owner:
     """The owner behind ``request``, as its user, cookie or session says; changes nothing."""
+    seen = seen_from(request)
     if request.user.is_authenticated:
-        return Owner(user_id=request.user.pk, guest_token="")
+        return Owner(user_id=request.user.pk, guest_token="", **seen)
     cookie = _guest_cookie(request)
     if cookie is not None:
-        return Owner(user_id=None, guest_token=cookie.token, guest_issued=cookie.issued, guest_signed=cookie.signed)
-    return Owner(user_id=None, guest_token=_legacy_token(request), guest_signed=False)
+        return Owner(
+            user_id=None, guest_token=cookie.token, guest_issued=cookie.issued, guest_signed=cookie.signed, **seen
+        )
+    return Owner(user_id=None, guest_token=_legacy_token(request), guest_signed=False, **seen)
 
 
 def become_guest(request) -> Owner:
@@ -138,8 +166,8 @@ def become_guest(request) -> Owner:
     The new token reaches the browser as its cookie when the response goes out.
     """
     if request.owner.user_id is None and not request.owner.guest_token:
-        request.owner = Owner(
-            user_id=None, guest_token=secrets.token_urlsafe(24), guest_issued=date.today().isoformat()
+        request.owner = replace(
+            request.owner, guest_token=secrets.token_urlsafe(24), guest_issued=date.today().isoformat()
         )
     return request.owner
 

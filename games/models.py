@@ -191,12 +191,29 @@ class Game(models.Model):
         db_default=False,
         help_text=_("A race's game: its seed, shared by the race, stays secret until the race closes."),
     )
+    address_key = models.CharField(
+        max_length=32,
+        blank=True,
+        default="",
+        db_default="",
+        help_text=_("A keyed hash of the address the game was started from (never the address itself)."),
+    )
+    browser_key = models.CharField(
+        max_length=32,
+        blank=True,
+        default="",
+        db_default="",
+        help_text=_("A keyed hash of the address and browser the game was started from."),
+    )
 
     class Meta:
         ordering = ["-last_action_at", "-created_at"]
         indexes = [
             models.Index(fields=["owner", "status", "finished_at"], name="game_owner_status_finished"),
             models.Index(fields=["daily", "owner"], name="game_daily_owner", condition=Q(daily__isnull=False)),
+            # One place's games of a day: the evidence on a win, the redraws an account claims.
+            models.Index(fields=["address_key", "created_at"], name="game_address_created"),
+            models.Index(fields=["browser_key", "created_at"], name="game_browser_created"),
             # The moderators' queue: the held wins, oldest first.
             models.Index(fields=["finished_at"], name="game_held_for_review", condition=Q(review="held")),
         ]
