@@ -29,9 +29,9 @@ from typing import NamedTuple
 
 from django.conf import settings
 from django.core import signing
-from django.utils.crypto import salted_hmac
 from django.db.models import Q
 from django.http import HttpRequest
+from django.utils.crypto import salted_hmac
 from django_htmx.middleware import HtmxDetails
 
 OLD_GUEST_COOKIE = "addiction_guest"  # its name before the __Host- prefix
