@@ -16,7 +16,7 @@ def claim_guest_games(sender, request, user, **kwargs) -> None:
     # OwnerMiddleware drops the guest cookie as the response goes out.
     owner = getattr(request, "owner", None)
     if owner is not None and owner.guest_token and games_claim(user=user, guest_token=owner.guest_token):
-        guest_claimed(user=user)
+        guest_claimed(user=user, browser_key=owner.browser_key)
 
 
 # The sign-up view sets this on its request before it logs the new account in, so that the

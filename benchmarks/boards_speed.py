@@ -148,7 +148,7 @@ def fill(rng: random.Random, *, players: int, games: int, now: datetime) -> list
     from django.db import transaction
 
     from games.models import Game
-    from records.services import board_scopes
+    from records.scopes import board_scopes
 
     weights, win_rates, paces = player_traits(rng, players)
     wins: list[Win] = []

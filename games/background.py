@@ -20,7 +20,7 @@ from django.utils import timezone
 
 from addiction_site import metrics
 from addiction_site.ownership import Owner
-from games import engine, solver
+from games import engine, review, solver
 from games.models import Analysis, Claimed, Game, KnownStep, StretchSearch
 from games.replay import kept_replay
 from games.selectors import owned_games
@@ -76,7 +76,10 @@ def worth_analysing(game: Game) -> bool:
     "Analysis"): not a random deal given up without a move (nothing was played to judge, and
     drawing deals costs nothing), nor while its owner already has
     ``ADDICTION_MAX_PENDING_ANALYSES`` analyses waiting, so that one player's flood of games
-    waits behind nobody else's.  Either can still be asked for later, by the game's button."""
+    waits behind nobody else's.  Either can still be asked for later, by the game's button.
+    A win is always analysed: the evidence on it reads the solver's lines (games/review.py)."""
+    if game.status == engine.Status.WON:  # its evidence waits for the solver's lines (games/review.py)
+        return True
     if game.origin == Game.Origin.RANDOM and game.moves == 0:
         return False
     owner = Owner(user_id=game.owner_id, guest_token=game.guest_token)
@@ -102,6 +105,8 @@ def game_analyse(game_id: int) -> bool:
     Analysis.objects.filter(game_id=game_id, state=Claimed.RUNNING).update(
         state=Claimed.DONE, finished_at=timezone.now(), stretches=stretches, fewest_moves=fewest, nodes=nodes
     )
+    if game.status == engine.Status.WON:  # the solver's share of a win's moves, for its evidence
+        review.solver_lines_found(game_id, stretches)
     if game.status == engine.Status.LOST and stretches:
         last = stretches[-1]
         Game.objects.filter(pk=game_id, verdict="").update(verdict=last["verdict"], verdict_line=last["line"])

@@ -110,6 +110,8 @@ class Game(models.Model):
 
         NONE = "", _("not reviewed")
         HELD = "held", _("held for review")
+        PENDING = "pending", _("pending review")
+        CLEARED = "cleared", _("cleared by its evidence")
         APPROVED = "approved", _("approved")
         REJECTED = "rejected", _("rejected: not ranked")
 
@@ -161,7 +163,10 @@ class Game(models.Model):
         blank=True,
         choices=Review.choices,
         default=Review.NONE,
-        help_text=_("A win played faster than a person plays is held, on no board until staff approve it."),
+        help_text=_(
+            "A win played faster than a person plays is held, and one that would enter the first places of a "
+            "board with evidence far from a person's play is pending: on no board until staff approve it."
+        ),
     )
     hint = models.CharField(
         max_length=16,
@@ -216,6 +221,7 @@ class Game(models.Model):
             models.Index(fields=["browser_key", "created_at"], name="game_browser_created"),
             # The moderators' queue: the held wins, oldest first.
             models.Index(fields=["finished_at"], name="game_held_for_review", condition=Q(review="held")),
+            models.Index(fields=["finished_at"], name="game_pending_review", condition=Q(review="pending")),
         ]
         constraints = [
             models.CheckConstraint(condition=shuffles_of_its_variant(), name="game_shuffles_within_its_variant"),
@@ -454,3 +460,25 @@ class KnownStep(models.Model):
 
     def __str__(self) -> str:
         return f"{self.position[:12]}: {self.move}"
+
+
+class Evidence(models.Model):
+    """The evidence on a win (games/evidence.py; docs/RULES.md, "Review before the top"): the
+    facts read when it was won, and the solver's share of its moves once its analysis found
+    the lines; its score, and the signs that made it.  Weighed again, it is written over."""
+
+    game = models.OneToOneField(Game, on_delete=models.CASCADE, primary_key=True, related_name="evidence")
+    score = models.PositiveSmallIntegerField()
+    signs = models.JSONField(default=list, help_text=_("The keys of the signs found (games/evidence.py, Sign)."))
+    facts = models.JSONField(default=dict)
+    solver_share = models.FloatField(
+        null=True, blank=True, help_text=_("The share of the moves on the solver's line; empty until the analysis.")
+    )
+    weighed_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        verbose_name = _("evidence")
+        verbose_name_plural = _("evidence")
+
+    def __str__(self) -> str:
+        return f"Evidence on game {self.game_id}: {self.score}"

@@ -1,7 +1,8 @@
 """Where the other apps plug into a game's life, filled in their ``AppConfig.ready()``.
 
 What the game's pages show beside the game (panels), who besides its owner may see a finished
-game, what a player's data download holds, and the upkeep the hourly housekeeping does: each is
+game, what a player's data download holds, the upkeep the hourly housekeeping does, when a win
+would stand near the top of a board and what the evidence on a win reads of its player: each is
 a list the games app reads and other apps add to, as Django's admin reads what apps register.
 So the games app names none of them (README.md, "Layout"; tests/site/test_layers.py holds it
 to that, templates included), and an app is plugged in or out in one place, its ``ready()``.
@@ -109,3 +110,35 @@ def add_chore(label: str, run: Callable[..., int]) -> None:
 
 def chores() -> list[Chore]:
     return list(_chores)
+
+
+_near_top: list[Callable[[Any], bool]] = []
+
+
+def add_near_top(check: Callable[[Any], bool]) -> None:
+    """Say when a win (a Game with an account for owner) would stand among the first places of
+    a public board: such a win waits for review unless its evidence clears it (docs/RULES.md,
+    "Review before the top")."""
+    if check not in _near_top:
+        _near_top.append(check)
+
+
+def near_top(game) -> bool:
+    return any(check(game) for check in _near_top)
+
+
+_player_facts: list[Callable[[int], dict[str, int]]] = []
+
+
+def add_player_facts(facts: Callable[[int], dict[str, int]]) -> None:
+    """Add to the history the evidence on a win reads of its player (an account's id): the
+    draws and guests their record counts, the races they joined (games/evidence.py, Facts)."""
+    if facts not in _player_facts:
+        _player_facts.append(facts)
+
+
+def player_facts(user_id: int) -> dict[str, int]:
+    found: dict[str, int] = {}
+    for facts in _player_facts:
+        found.update(facts(user_id))
+    return found

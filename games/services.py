@@ -22,6 +22,7 @@ from games import background, engine, signals, solver
 from games.clock import elapsed_at
 from games.models import Action, Game, daily_closes_at
 from games.replay import KeptReplay, kept_replay, replay_end
+from games.review import standing_at_win
 from games.selectors import game_pace, owned_games
 
 
@@ -340,7 +341,8 @@ def game_rank(*, game: Game) -> bool:
     """Check a won game by replaying its log; a true win played at a person's pace is
     ranked and, if it has an owner, enters the boards (``signals.win_ranked``).  A win whose
     log does not replay to it never does; one played faster than a person plays is held
-    for review (:func:`win_standing`)."""
+    for review (:func:`win_standing`); one that would enter the first places of a board waits,
+    pending review, unless the evidence on it clears it (games/review.py)."""
     try:
         replayed, tops, wrong_undo_tops = replay_end(game)
         true_win = (
@@ -353,7 +355,10 @@ def game_rank(*, game: Game) -> bool:
     except (engine.IllegalAction, ValueError):  # a log, or a stored state, that does not even read
         true_win = False
     was_ranked, was_review = game.ranked, game.review
-    game.ranked, game.review = win_standing(game, true_win)
+    ranked, review = win_standing(game, true_win)
+    if true_win:  # the evidence on every true win, and the review of one near the top
+        ranked, review = standing_at_win(game, ranked, review)
+    game.ranked, game.review = ranked, review
     if (game.ranked, game.review) != (was_ranked, was_review):
         Game.objects.filter(pk=game.pk).update(ranked=game.ranked, review=game.review)
     if game.owner_id and game.ranked:
@@ -367,12 +372,13 @@ def win_standing(game: Game, true_win: bool) -> tuple[bool, str]:
     """Whether a win is ranked, and its review (docs/RULES.md, "Human pace"), given whether
     its log replays to it unassisted (``true_win``): a true win played at a person's pace
     is ranked; one played faster is held until a moderator approves it (then ranked) or
-    rejects it (a win, never ranked)."""
+    rejects it (a win, never ranked).  A win pending review stays unranked until it is
+    approved, and one its evidence cleared stays ranked (games/review.py).  Reads only."""
     if not true_win:
         return False, game.review
-    if game.review == Game.Review.APPROVED:
+    if game.review in (Game.Review.APPROVED, Game.Review.CLEARED):
         return True, game.review
-    if game.review == Game.Review.REJECTED:
+    if game.review in (Game.Review.REJECTED, Game.Review.PENDING):
         return False, game.review
     if not game_pace(game).human:
         return False, Game.Review.HELD
@@ -380,8 +386,9 @@ def win_standing(game: Game, true_win: bool) -> tuple[bool, str]:
 
 
 def win_review(*, game_id: int, approve: bool) -> Game:
-    """A moderator's decision on a held win: approved, it is ranked and enters its owner's
-    boards; rejected, it stays a win that is never ranked."""
+    """A moderator's decision on a held or pending win: approved, it is ranked and enters its
+    owner's boards; rejected, it stays a win that is never ranked (and leaves the boards if
+    its evidence had cleared it)."""
     with transaction.atomic():
         game = Game.objects.select_for_update().get(pk=game_id, status=engine.Status.WON)
         game.review = Game.Review.APPROVED if approve else Game.Review.REJECTED
@@ -409,9 +416,9 @@ def games_claim(*, user, guest_token: str) -> int:
                 Game.objects.filter(pk=game.pk).update(origin=game.origin)
         Game.objects.filter(pk__in=[game.pk for game in games]).update(owner=user, guest_token="")
         for game in games:
-            game.owner_id = user.pk
-            if game.ranked:
-                signals.win_ranked.send(sender=Game, game=game)
+            game.owner_id, game.guest_token = user.pk, ""
+            if game.ranked:  # ranked again as the account's: near the top, it may wait for review
+                game_rank(game=game)
     return len(games)
 
 

@@ -13,4 +13,6 @@ class RecordsConfig(AppConfig):
 
         registry.add_shown_to_others(selectors.stands_on_a_board)
         registry.add_exporter("board_entries", selectors.board_entries_data)
+        registry.add_near_top(selectors.stands_near_top)
+        registry.add_player_facts(selectors.record_facts)
         panels.register()

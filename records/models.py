@@ -91,3 +91,21 @@ class HeldWin(Game):
         proxy = True
         verbose_name = _("win held for review")
         verbose_name_plural = _("wins held for review")
+
+
+class Redraw(models.Model):
+    """A draw given up, counted on an account's record (docs/RULES.md, "Review before the
+    top"): a game dealt to another guest from the same address and browser, in the day before
+    the account claimed a guest's win, and not won.  Drawing deals with fresh guests and
+    claiming only the winner's then costs what losing them would: each counts as played."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="redraws")
+    game = models.OneToOneField(Game, on_delete=models.CASCADE, related_name="redraw")
+    counted_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("draw given up")
+        verbose_name_plural = _("draws given up")
+
+    def __str__(self) -> str:
+        return f"Redraw of game {self.game_id} on {self.user_id}"

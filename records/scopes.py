@@ -15,6 +15,8 @@ from datetime import UTC, date, datetime, timedelta
 from django.utils.translation import gettext_lazy as _
 
 from games import engine
+from games.clock import utc_day
+from games.models import Game
 
 KINDS = ("all", "week", "day", "daily", "deal")
 """The kinds of scope, the broadest first: a win's record sentence says the broadest's old figure."""
@@ -122,3 +124,19 @@ def period_scope(period: str, day: date, variant: str = engine.DEFAULT_VARIANT.k
     if period == "week":
         return Scope.week(day, variant)
     return Scope.all_time(variant)
+
+
+def board_scopes(game: Game) -> list[Scope]:
+    """The boards' scopes a win belongs to (docs/RULES.md, "Leaderboards"), each of its own
+    variant's boards: a random deal's win ranks all time, in its week and day (UTC) and on its
+    deal's board; a chosen deal's on its deal's board only; the first daily game of a day on
+    that day's daily board; a daily played again (practice) and a race's game nowhere."""
+    if game.origin == Game.Origin.DAILY:
+        return [Scope.daily(game.daily)]  # type: ignore[arg-type]  # a daily game has its day
+    if game.origin in (Game.Origin.PRACTICE, Game.Origin.RACE):  # a race ranks its own players only
+        return []
+    deal = Scope.deal(game.deal_number, game.variant)
+    if game.origin != Game.Origin.RANDOM:
+        return [deal]
+    day = utc_day(game.finished_at)  # a win has finished
+    return [Scope.all_time(game.variant), Scope.week(day, game.variant), Scope.day(day, game.variant), deal]

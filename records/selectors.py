@@ -6,6 +6,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 
+from django.conf import settings
 from django.contrib.auth.models import User
 from django.core.paginator import Page, Paginator
 from django.db.models import Q, QuerySet
@@ -15,8 +16,8 @@ from games import engine
 from games.clock import utc_day
 from games.models import Game
 from games.selectors import owned_games
-from records.models import BoardEntry, Player
-from records.scopes import Scope
+from records.models import BoardEntry, Player, Redraw
+from records.scopes import Scope, board_scopes
 
 BOARD_PAGE_SIZE = 25
 
@@ -32,9 +33,45 @@ def ahead_of(entry: BoardEntry) -> Q:
     ahead, same = Q(pk__in=[]), Q()
     for field in BoardEntry.ORDER:
         value = getattr(entry, field)
+        if value is None:  # an entry not saved yet comes last among equals (BoardEntry.ranks_before)
+            return ahead | same
         ahead |= same & Q(**{f"{field}__lt": value})
         same &= Q(**{field: value})
     return ahead
+
+
+def stands_near_top(game: Game) -> bool:
+    """Whether ``game``, a win of an account, would enter the first ``ADDICTION_REVIEW_TOP``
+    places of one of its public boards (records/scopes.py, ``board_scopes``): on a board where
+    the player's own entry is as good already it changes nothing, and is not counted."""
+    top = settings.ADDICTION_REVIEW_TOP
+    scopes = [str(scope) for scope in board_scopes(game)] if top else []
+    own = {
+        (entry.board, entry.scope): entry
+        for entry in BoardEntry.objects.filter(user_id=game.owner_id, scope__in=scopes)
+    }
+    figures = {
+        BoardEntry.Board.TIME: (game.elapsed_ms, game.moves),
+        BoardEntry.Board.MOVES: (game.moves, game.elapsed_ms),
+    }
+    for board, (first, second) in figures.items():
+        for scope in scopes:
+            win = BoardEntry(board=board, scope=scope, first=first, second=second, finished_at=game.finished_at)
+            mine = own.get((board, scope))
+            if mine is not None and not win.ranks_before(mine):
+                continue
+            others = BoardEntry.objects.filter(ahead_of(win), board=board, scope=scope).exclude(user_id=game.owner_id)
+            if on_boards(others).values("pk")[:top].count() < top:
+                return True
+    return False
+
+
+def record_facts(user_id: int) -> dict[str, int]:
+    """What the evidence on a win reads of its player's record (games/evidence.py, Facts)."""
+    return {
+        "guests_claimed": Player.objects.filter(user_id=user_id).values_list("guests_claimed", flat=True).first() or 0,
+        "draws_given_up": Redraw.objects.filter(user_id=user_id).count(),
+    }
 
 
 def rank_of(entry: BoardEntry) -> int:
@@ -71,7 +108,7 @@ def personal_bests(game: Game) -> list[tuple[BoardEntry, int]]:
 
 
 def scope_wins(owner_id: int, scope: Scope) -> QuerySet[Game]:
-    """A player's ranked wins that stand in ``scope`` (records.services.board_scopes decides
+    """A player's ranked wins that stand in ``scope`` (records.scopes.board_scopes decides
     which scopes a win enters; this is the same rule read the other way)."""
     wins = Game.objects.filter(owner_id=owner_id, status=engine.Status.WON, ranked=True, variant=scope.variant)
     if scope.kind == "daily":

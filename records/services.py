@@ -3,35 +3,22 @@ account claimed."""
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.db.models import F
+from django.utils import timezone
 
 from addiction_site.ownership import Owner
 from games import engine
-from games.clock import utc_day
 from games.models import Game
 from games.selectors import owned_games
-from records.models import BoardEntry, Player
-from records.scopes import Scope
+from records.models import BoardEntry, Player, Redraw
+from records.scopes import board_scopes
 
-
-def board_scopes(game: Game) -> list[Scope]:
-    """The boards' scopes a win belongs to (docs/RULES.md, "Leaderboards"), each of its own
-    variant's boards: a random deal's win ranks all time, in its week and day (UTC) and on its
-    deal's board; a chosen deal's on its deal's board only; the first daily game of a day on
-    that day's daily board; a daily played again (practice) and a race's game nowhere."""
-    if game.origin == Game.Origin.DAILY:
-        return [Scope.daily(game.daily)]  # type: ignore[arg-type]  # a daily game has its day
-    if game.origin in (Game.Origin.PRACTICE, Game.Origin.RACE):  # a race ranks its own players only
-        return []
-    deal = Scope.deal(game.deal_number, game.variant)
-    if game.origin != Game.Origin.RANDOM:
-        return [deal]
-    day = utc_day(game.finished_at)  # a win has finished
-    return [Scope.all_time(game.variant), Scope.week(day, game.variant), Scope.day(day, game.variant), deal]
+REDRAW_WINDOW = timedelta(days=1)
+"""How far back a claimed win's browser's other guests' deals count as draws given up."""
 
 
 def boards_enter(*, game: Game) -> None:
@@ -75,9 +62,26 @@ def boards_rebuild(*, user_id: int) -> None:
             boards_enter(game=game)
 
 
-def guest_claimed(*, user) -> None:
+def guest_claimed(*, user, browser_key: str = "", now: datetime | None = None) -> int:
     """Count, for moderation, one more guest's games that came into ``user``'s account: many
-    means a fresh guest per deal, the way to try deals with no loss on the record (the
-    account then has every guest's losses too, but staff see the pattern)."""
+    means a fresh guest per deal, the way to try deals with no loss on the record.  When the
+    games claimed hold a win, the games dealt to other guests from the same address and browser
+    (``browser_key``) in the ``REDRAW_WINDOW`` before, and not won, count on the account's
+    record as draws given up (:class:`~records.models.Redraw`), each once; how many were."""
     Player.objects.get_or_create(user=user)
     Player.objects.filter(user=user).update(guests_claimed=F("guests_claimed") + 1)
+    now = now or timezone.now()
+    claimed_a_win = Game.objects.filter(
+        owner=user, status=engine.Status.WON, browser_key=browser_key, created_at__gte=now - REDRAW_WINDOW
+    ).exists()
+    if not browser_key or not claimed_a_win:
+        return 0
+    drawn = (
+        Game.objects.filter(owner=None, browser_key=browser_key, created_at__gte=now - REDRAW_WINDOW)
+        .exclude(status=engine.Status.WON)
+        .exclude(redraw__isnull=False)
+    )
+    made = Redraw.objects.bulk_create(
+        [Redraw(user=user, game_id=pk) for pk in drawn.values_list("pk", flat=True)], ignore_conflicts=True
+    )
+    return len(made)

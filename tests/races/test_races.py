@@ -17,7 +17,7 @@ from games.models import Game
 from races.models import MAX_PLAYERS, Entry, Race
 from races.selectors import GAVE_UP, PLAYING, WON, Standing, rank_key
 from races.services import race_close_if_due, races_close_due
-from records.services import board_scopes
+from records.scopes import board_scopes
 from tests.helpers import act, parse_html, text_of
 
 pytestmark = pytest.mark.django_db

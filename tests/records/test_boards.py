@@ -19,8 +19,7 @@ from games.models import Action, Game
 from games.services import game_act, game_rank, game_start
 from records import views as views_records
 from records.models import BoardEntry
-from records.scopes import period_scope
-from records.services import board_scopes
+from records.scopes import board_scopes, period_scope
 from tests.helpers import ONE_MOVE_FROM_WIN, count_queries, new_game, parse_html, set_layout, text_of
 from tests.winning import Win, copy_win, guest_owner, play_win, quick_win, quick_wins, recorded_win, user_owner
 

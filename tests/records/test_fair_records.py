@@ -13,7 +13,7 @@ from django.utils import timezone
 from games.models import Game
 from games.services import game_start, games_claim
 from records.models import BoardEntry, Player
-from records.services import board_scopes
+from records.scopes import board_scopes
 from tests.helpers import account, act, act_on_service, grid, guest_token_of, logged_in, new_game, parse_html, text_of
 from tests.winning import play_win, quick_win, user_owner
 
