@@ -1,9 +1,12 @@
 """Django's admin for moderation: board entries, players, and the wins held for review.
 
-Wins played faster than a person plays (docs/RULES.md, "Human pace") wait in "Wins held for
-review", oldest first, with the evidence: the pace chart of each move, the player's
-claimed guest records and assisted games.  One action approves (the win enters the boards),
-rejects (it stays a win, never ranked) or hides the player from every board.
+Wins played faster than a person plays (docs/RULES.md, "Human pace"), and wins that would enter
+the first places of a board on evidence that does not clear them ("Review before the top"),
+wait in "Wins held for review", oldest first, with the evidence: its score and signs, the pace
+chart of each move, each stretch's moves beside the solver's line, the player's claimed guest
+records and assisted games.  One action approves (the win enters the boards), rejects (it stays
+a win, never ranked; a cleared one leaves the boards) or hides the player from every board;
+each decision is logged in the admin's history with the evidence it was made on.
 
 Staff hide a player from every board with one action on the users' list ("Hide from the
 boards"); the boards, the daily boards and the profile pages honour the flag, and clearing
@@ -13,16 +16,18 @@ it ("Show on the boards") brings the entries back, since they are never deleted.
 from django.contrib import admin, messages
 from django.contrib.auth import get_user_model
 from django.contrib.auth.admin import UserAdmin
-from django.db.models import Count, OuterRef, Subquery
+from django.db.models import Count, F, OuterRef, Subquery
 from django.db.models.functions import Coalesce
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import ngettext
 
 from games.admin import RowsByIdAdmin
-from games.models import Game
+from games.models import Analysis, Evidence, Game
 from games.presenters.replay import pace_chart
+from games.presenters.words import evidence_rows
+from games.review import stretch_moves
 from games.selectors import game_pace
 from games.services import win_review
 from records.models import BoardEntry, HeldWin, Player
@@ -96,9 +101,22 @@ class PlayerAdmin(RowsByIdAdmin, UserAdmin):
 
 
 def _reviewed(modeladmin, request, queryset, approve: bool) -> None:
-    held = list(queryset.filter(review=Game.Review.HELD).values_list("pk", flat=True))
+    waiting = (
+        (Game.Review.HELD, Game.Review.PENDING)
+        if approve
+        else (Game.Review.HELD, Game.Review.PENDING, Game.Review.CLEARED)
+    )
+    held = list(queryset.filter(review__in=waiting).values_list("pk", flat=True))
     for pk in held:
-        win_review(game_id=pk, approve=approve)
+        game = win_review(game_id=pk, approve=approve)
+        kept = Evidence.objects.filter(game_id=pk).first()
+        # Logged in the admin's history (django.contrib.admin's LogEntry), with the evidence it was made on.
+        modeladmin.log_change(
+            request,
+            game,
+            (gettext("Approved") if approve else gettext("Rejected"))
+            + (f" ({gettext('evidence score')} {kept.score}: {', '.join(kept.signs) or '-'})" if kept else ""),
+        )
     words = (
         ngettext(
             "%(count)d win approved: it is on the boards.",
@@ -134,11 +152,20 @@ class HeldWinAdmin(RowsByIdAdmin):
     """The moderators' queue: every win whose pace was held, oldest first (filter by review)."""
 
     _shown = ["owner", "deal_number", "origin", "moves", "elapsed_ms", "finished_at", "review"]
-    list_display = ["pk", *_shown, "guests_claimed", "assisted_games"]
+    list_display = ["pk", *_shown, "score", "guests_claimed", "assisted_games"]
     list_filter = ("review",)
     ordering = ("finished_at", "pk")
     actions = [approve_wins, reject_wins, hide_players]
-    _evidence = [*_shown, "guest_token", "guests_claimed", "assisted_games", "pace", "replay"]
+    _evidence = [
+        *_shown,
+        "guest_token",
+        "guests_claimed",
+        "assisted_games",
+        "evidence",
+        "pace",
+        "solver_line",
+        "replay",
+    ]
     fields = tuple(_evidence)
     readonly_fields = _evidence
     list_select_related = ("owner",)
@@ -157,7 +184,9 @@ class HeldWinAdmin(RowsByIdAdmin):
             .filter(status=Game.Status.WON)
             .exclude(review=Game.Review.NONE)
             .annotate(
-                guests=Coalesce("owner__player__guests_claimed", 0), assisted_count=Coalesce(Subquery(assisted), 0)
+                guests=Coalesce("owner__player__guests_claimed", 0),
+                assisted_count=Coalesce(Subquery(assisted), 0),
+                evidence_score=F("evidence__score"),
             )
         )
 
@@ -174,6 +203,22 @@ class HeldWinAdmin(RowsByIdAdmin):
     @admin.display(description=_("Assisted games"), ordering="assisted_count")
     def assisted_games(self, game) -> int:
         return game.assisted_count
+
+    @admin.display(description=_("Evidence score"), ordering="evidence_score")
+    def score(self, game) -> int | None:
+        return game.evidence_score
+
+    @admin.display(description=_("Evidence"))
+    def evidence(self, game) -> str:
+        kept = Evidence.objects.filter(game_id=game.pk).first()
+        return render_to_string("records/_admin_evidence.html", {"evidence": evidence_rows(kept)})
+
+    @admin.display(description=_("The solver's line"))
+    def solver_line(self, game) -> str:
+        found = Analysis.objects.filter(game_id=game.pk).values_list("stretches", flat=True).first() or []
+        played = stretch_moves(game, [s["start"] for s in found], [s["end"] for s in found]) if found else []
+        rows = list(zip(played, [s["line"] for s in found], strict=False))
+        return render_to_string("records/_admin_solver_line.html", {"stretches": rows})
 
     @admin.display(description=_("Pace"))
     def pace(self, game) -> str:

@@ -205,6 +205,7 @@ class Profile:
     assisted_won: int = 0
     lost_unwinnable: int = 0  # lost games whose last stretch was proved to have no win
     daily: Streaks = Streaks(0, 0, 0, 0)  # runs of days with the daily played, and won
+    draws_given_up: int = 0  # other guests' deals counted on the record (records.models.Redraw), in ``played``
 
     @property
     def lost(self) -> int:
@@ -213,7 +214,9 @@ class Profile:
 
 def profile_of(user, variant: str = engine.DEFAULT_VARIANT.key) -> Profile:
     """A player's record in one variant of the family (their figures are split by variant:
-    a time of Montana is no time of Addiction), from their finished games in one query."""
+    a time of Montana is no time of Addiction), from their finished games in one query, and
+    the draws given up that count on it as games played and lost (docs/RULES.md, "Review
+    before the top")."""
     rows = list(
         owned_games(Owner(user_id=user.pk, guest_token=""))
         .filter(variant=variant)
@@ -222,13 +225,15 @@ def profile_of(user, variant: str = engine.DEFAULT_VARIANT.key) -> Profile:
         .values_list("status", "ranked", "finished_at", "elapsed_ms", "moves", "assisted", "verdict", "origin", "daily")
     )
     own = [row for row in rows if not row[5]]
+    draws = Redraw.objects.filter(user=user, game__variant=variant).count()
     current = best = 0
     for status, *_rest in own:
         current = current + 1 if status == engine.Status.WON else 0
         best = max(best, current)
     wins = [(finished, elapsed, moves) for status, ranked, finished, elapsed, moves, *_rest in own if ranked]
     return Profile(
-        played=len(own),
+        played=len(own) + draws,
+        draws_given_up=draws,
         won=sum(1 for row in own if row[0] == engine.Status.WON),
         current_streak=current,
         best_streak=best,

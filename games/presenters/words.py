@@ -10,7 +10,7 @@ from typing import NamedTuple
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
-from games import engine, pace
+from games import engine, evidence, pace
 from games.clock import idle_cap_ms, pause_ms
 from games.models import Game
 from games.selectors import game_pace
@@ -253,13 +253,21 @@ def pace_words(found: pace.Pace) -> list[str]:
 
 
 def review_note(game: Game) -> str:
-    """What a won game's player is told of its review (docs/RULES.md, "Human pace"), or ""."""
+    """What a won game's player is told of its review (docs/RULES.md, "Human pace" and "Review
+    before the top"), or ""."""
     if game.review == Game.Review.HELD:
         why = "; ".join(pace_words(game_pace(game)))
         return _(
             "This win is held for review and is on no board for now: it was played faster than a "
             "person plays (%(why)s). If a moderator approves it, it enters the boards."
         ) % {"why": why}
+    if game.review == Game.Review.PENDING:
+        return _(
+            "This win would enter the first places of a board, so it is pending review: a moderator "
+            "looks at how it was played before it is ranked. Until then it is on no board."
+        )
+    if game.review == Game.Review.CLEARED:
+        return _("This win entered the first places of a board at once: the way it was played is a person's.")
     if game.review == Game.Review.REJECTED:
         return _("A moderator reviewed this win's pace and did not rank it.")
     if game.review == Game.Review.APPROVED:
@@ -337,3 +345,48 @@ def variant_intro(rules: engine.Variant) -> str:
 def variant_choices() -> list[VariantChoice]:
     """The variants, the default first, each with its rules in a line (docs/RULES.md, "The variants")."""
     return [VariantChoice(v.value, str(v.label), variant_summary(v.rules)) for v in Game.Variant]
+
+
+SIGN_WORDS = {
+    "long_run": gettext_lazy("a long run of moves with no pause to think"),
+    "unread_tables": gettext_lazy("no pause to read the table before the first move of the deal or of any shuffle"),
+    "even_pace": gettext_lazy("an even pace, where a person's is uneven"),
+    "under_model": gettext_lazy("faster than the fastest person by the Keystroke-Level Model"),
+    "solver_line": gettext_lazy("most moves on the solver's own line"),
+    "opening_won": gettext_lazy("won from the deal with no shuffle"),
+    "new_player": gettext_lazy("a player with little history"),
+    "redraws": gettext_lazy("many guests' deals given up or claimed"),
+    "crowded_address": gettext_lazy("many other players from the same address that day"),
+}
+"""The signs of games/evidence.py (Sign), in words for the moderators."""
+
+
+def evidence_rows(kept) -> dict:
+    """The evidence on a win (a games.models.Evidence, or None) as the moderators' queue
+    shows it: its score against the threshold, its signs in words, and its facts."""
+    if kept is None:
+        return {}
+    facts = kept.facts
+    return {
+        "score": kept.score,
+        "hold": evidence.HOLD_SCORE,
+        "signs": [SIGN_WORDS.get(key, key) for key in kept.signs],
+        "facts": [
+            (_("Moves"), facts.get("moves")),
+            (_("Time (ms)"), facts.get("elapsed_ms")),
+            (_("Fastest person's time by the model (ms)"), evidence.Facts(**facts).model_ms if facts else None),
+            (_("Think pauses (1.35 s or more)"), facts.get("pauses")),
+            (_("Tables read before their first move"), f"{facts.get('stretches_read')} / {facts.get('stretches')}"),
+            (_("Longest run with no pause"), facts.get("longest_run")),
+            (_("Spread of the gaps"), facts.get("spread")),
+            (_("Median gap (ms)"), facts.get("median_gap_ms")),
+            (_("Share of moves on the solver's line"), "-" if kept.solver_share is None else kept.solver_share),
+            (_("Games before, won"), f"{facts.get('games_before')}, {facts.get('wins_before')}"),
+            (_("Draws given up, guests claimed"), f"{facts.get('draws_given_up')}, {facts.get('guests_claimed')}"),
+            (_("Races joined"), facts.get("races")),
+            (
+                _("Other accounts, guests from the address that day"),
+                f"{facts.get('address_accounts')}, {facts.get('address_guests')}",
+            ),
+        ],
+    }

@@ -343,6 +343,7 @@ def test_a_profile_shows_the_players_record(client, record):
         "best-streak": "3",
         "best-time": "1:35.0",
         "fewest-moves": str(min(w.moves for w in wins)),
+        "draws-given-up": "0",
         "lost-unwinnable": "0",
         "assisted": "0 / 0",
         "lost": "1",
@@ -390,6 +391,7 @@ def test_a_new_players_profile_is_empty_but_there(client):
         "best-streak": "0",
         "best-time": "–",
         "fewest-moves": "–",
+        "draws-given-up": "0",
         "lost-unwinnable": "0",
         "assisted": "0 / 0",
         "lost": "0",
@@ -420,7 +422,7 @@ def test_unknown_and_inactive_players_have_no_profile(client):
 # a profile: the player, whether staff hid them, their finished games and their entries
 # on the all-time boards).
 MY_GAMES_QUERIES = 6
-PROFILE_QUERIES = 9  # and the rank of each of the (at most two) all-time entries it lists (issue 26), and its races
+PROFILE_QUERIES = 10  # and the rank of each of the (at most two) all-time entries it lists (issue 26), its races, its draws given up
 
 
 def test_my_games_and_the_profile_read_a_fixed_number_of_queries_however_many_games(django_assert_max_num_queries):
