@@ -161,7 +161,7 @@ class HeldWinAdmin(RowsByIdAdmin):
         "guest_token",
         "guests_claimed",
         "assisted_games",
-        "evidence",
+        "evidence_weighed",
         "pace",
         "solver_line",
         "replay",
@@ -209,7 +209,7 @@ class HeldWinAdmin(RowsByIdAdmin):
         return game.evidence_score
 
     @admin.display(description=_("Evidence"))
-    def evidence(self, game) -> str:
+    def evidence_weighed(self, game) -> str:
         kept = Evidence.objects.filter(game_id=game.pk).first()
         return render_to_string("records/_admin_evidence.html", {"evidence": evidence_rows(kept)})
 

@@ -203,7 +203,7 @@ class Record:
     @classmethod
     def of(cls, game: Game) -> Record:
         fields = Game.objects.filter(pk=game.pk).values().get()
-        for name in ("id", "owner_id", "guest_token", "address_key", "browser_key", "ranked", "created_at"):
+        for name in ("id", "owner_id", "guest_token", "address_key", "browser_key", "ranked", "review", "created_at"):
             del fields[name]
         actions = game.actions.order_by("number").values_list(
             "number", "kind", "move", "elapsed_ms", "undo_top", "redo_top"

@@ -102,9 +102,10 @@ def test_a_database_of_main_before_the_split_migrates_keeps_every_row_and_replay
 
     # No table made but the shared cache's (games 0013), the background work's (games 0014:
     # analyses, searches, the steps of found lines; daily 0002: the solver's daily games), the
-    # confirmed addresses' (accounts 0001), the races' (races 0001) and the tasks' queue; none dropped.
+    # confirmed addresses' (accounts 0001), the races' (races 0001), the evidence on wins (games 0022),
+    # the draws given up (records 0005) and the tasks' queue; none dropped.
     made = {"addiction_cache", "games_analysis", "games_stretchsearch", "games_knownstep", "daily_solverdaily"}
-    made |= {"accounts_confirmedaddress", "races_race", "races_entry"}
+    made |= {"accounts_confirmedaddress", "races_race", "races_entry", "games_evidence", "records_redraw"}
     assert set(after) == set(before) | made | {"django_tasks_database_dbtaskresult"}
     for table in set(before) - BOOKKEEPING - {"django_content_type", "auth_permission"}:
         assert after[table] == before[table], table

@@ -29,6 +29,9 @@ REVIEWED = {
     ("games", "0020_shuffles_within_its_variant"): (
         "adds the generated check before it removes the two it replaces, which allow the same rows"
     ),
+    ("games", "0022_evidence_on_wins"): (
+        "AlterField of review's choices and help text only (pending, cleared): Python's, no change in the database"
+    ),
     ("records", "0004_scopes_of_every_variant"): (
         "AlterField widening scope from 32 to 48 characters: every value the old code writes still fits"
     ),

@@ -422,7 +422,9 @@ def test_unknown_and_inactive_players_have_no_profile(client):
 # a profile: the player, whether staff hid them, their finished games and their entries
 # on the all-time boards).
 MY_GAMES_QUERIES = 6
-PROFILE_QUERIES = 10  # and the rank of each of the (at most two) all-time entries it lists (issue 26), its races, its draws given up
+PROFILE_QUERIES = (
+    10  # and the rank of each of the (at most two) all-time entries it lists (issue 26), its races, its draws given up
+)
 
 
 def test_my_games_and_the_profile_read_a_fixed_number_of_queries_however_many_games(django_assert_max_num_queries):
