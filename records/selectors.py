@@ -44,11 +44,14 @@ def stands_near_top(game: Game) -> bool:
     """Whether ``game``, a win of an account, would enter the first ``ADDICTION_REVIEW_TOP``
     places of one of its public boards (records/scopes.py, ``board_scopes``): on a board where
     the player's own entry is as good already it changes nothing, and is not counted."""
-    top = settings.ADDICTION_REVIEW_TOP
-    scopes = [str(scope) for scope in board_scopes(game)] if top else []
+    top, owner_id = settings.ADDICTION_REVIEW_TOP, game.owner_id
+    finished_at: datetime = game.finished_at  # type: ignore[assignment]  # a win has finished
+    if not top or owner_id is None:
+        return False
+    scopes = [str(scope) for scope in board_scopes(game)]
     own = {
         (entry.board, entry.scope): entry
-        for entry in BoardEntry.objects.filter(user_id=game.owner_id, scope__in=scopes)
+        for entry in BoardEntry.objects.filter(user_id=owner_id, scope__in=scopes)
     }
     figures = {
         BoardEntry.Board.TIME: (game.elapsed_ms, game.moves),
@@ -56,11 +59,11 @@ def stands_near_top(game: Game) -> bool:
     }
     for board, (first, second) in figures.items():
         for scope in scopes:
-            win = BoardEntry(board=board, scope=scope, first=first, second=second, finished_at=game.finished_at)
+            win = BoardEntry(board=board, scope=scope, first=first, second=second, finished_at=finished_at)
             mine = own.get((board, scope))
             if mine is not None and not win.ranks_before(mine):
                 continue
-            others = BoardEntry.objects.filter(ahead_of(win), board=board, scope=scope).exclude(user_id=game.owner_id)
+            others = BoardEntry.objects.filter(ahead_of(win), board=board, scope=scope).exclude(user_id=owner_id)
             if on_boards(others).values("pk")[:top].count() < top:
                 return True
     return False
