@@ -42,6 +42,17 @@ class Race(models.Model):
     def is_closed(self) -> bool:
         return self.state == self.State.CLOSED
 
+    @property
+    def deal_public(self) -> bool:
+        """Whether anyone may see the race's deal: once a live race has started, or once the
+        race has closed (docs/RULES.md, "Races").  A challenge's player sees it before that,
+        from when their own game is dealt (:meth:`deal_shown_to`)."""
+        return self.is_closed or (self.mode == self.Mode.LIVE and self.state == self.State.RUNNING)
+
+    def deal_shown_to(self, entry: "Entry | None") -> bool:
+        """Whether the player of ``entry`` (None: a visitor who has not joined) may see the deal."""
+        return self.deal_public or (entry is not None and entry.game_id is not None)
+
 
 class Entry(models.Model):
     """A player in a race, under the name they chose for it, and their game once it is dealt."""

@@ -129,7 +129,7 @@ def races_data(user) -> Iterator[dict]:
         yield {
             "race": race.code,
             "variant": race.variant,
-            "deal_number": race.deal_number,
+            "deal_number": race.deal_number if race.deal_shown_to(entry) else None,  # none before the start
             "mode": race.mode,
             "state": race.state,
             "hosted": race.host_id == user.pk,

@@ -71,6 +71,7 @@ def _race_page(request: SiteRequest, race: Race, *, form=None, refused: str = ""
             "countdown": countdown,
             "entry": entry,
             "is_host": is_host(race, request.owner),
+            "deal_shown": race.deal_shown_to(entry),
             "form": form or (JoinForm() if entry is None else None),
             "refused": refused,
         },
