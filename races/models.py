@@ -63,6 +63,14 @@ class Entry(models.Model):
     guest_token = models.CharField(max_length=64, blank=True)
     game = models.OneToOneField(Game, null=True, blank=True, on_delete=models.SET_NULL, related_name="race_entry")
     joined_at = models.DateTimeField(auto_now_add=True)
+    too_fast = models.BooleanField(
+        default=False,
+        db_default=False,
+        help_text=_(
+            'Its game ended at a pace no person plays (docs/RULES.md, "Human pace"): it ranks after the '
+            "games at a person's pace."
+        ),
+    )
 
     class Meta:
         verbose_name_plural = _("entries")

@@ -13,6 +13,7 @@ from django.utils import timezone
 from addiction_site.ownership import Owner
 from games import engine
 from games.models import Game
+from games.selectors import game_pace
 from games.services import ActionRefused, StaleVersion, game_act, game_start, seed_digest
 from races import notices
 from races.models import MAX_PLAYERS, Entry, Race
@@ -144,6 +145,13 @@ def race_start(*, race: Race, owner: Owner, now: datetime | None = None) -> Race
         transaction.on_commit(partial(notices.tell, race.pk))
     race.refresh_from_db()
     return race
+
+
+def entry_pace_judge(*, game: Game) -> None:
+    """Keep on its entry whether a race's game that has just ended was played faster than a
+    person plays (games/pace.py; docs/RULES.md, "Races"): it then ranks after the games at a
+    person's pace.  A finished game never changes, so its pace is read once, as it ends."""
+    Entry.objects.filter(game_id=game.pk).update(too_fast=not game_pace(game).human)
 
 
 def race_close_if_due(race: Race, *, now: datetime | None = None) -> bool:

@@ -54,6 +54,8 @@ def said(item: News) -> str:
         return _("%(name)s is stuck.") % {"name": item.name}
     if item.kind == "gave-up":
         return _("%(name)s gave up.") % {"name": item.name}
+    if item.kind == "fast":
+        return _("%(name)s finished faster than a person plays.") % {"name": item.name}
     return _("%(name)s overtook %(other)s.") % {"name": item.name, "other": item.other}
 
 

@@ -1,32 +1,39 @@
 """A script against a live race (issue 42, "Honest boards against a patient script"), played
-through the site with the test client: a bot joins and reads everything the race serves before
-the start looking for the deal.  It must learn nothing of the deal before the start
-(docs/RULES.md, "Races": the deal is named at the start)."""
+through the site with the test client: a bot joins, reads everything the race serves before the
+start looking for the deal, then plays a solver's line as fast as it can.  It must learn nothing
+of the deal before the start, and its win must not take the race from a player at a person's
+pace (docs/RULES.md, "Races": the deal is named at the start; pace)."""
 
 from __future__ import annotations
 
 import asyncio
 import json
 import re
+from datetime import timedelta
 
 import pytest
 from channels.db import database_sync_to_async
 from django.test import Client
 from django.utils import timezone
 
+from games import engine
+from games.models import Game
 from games.services import seed_digest
 from races import stream
-from races.models import Race
+from races.models import Entry, Race
 from races.selectors import race_snapshot
 from tests.helpers import HTMX, account, logged_in, parse_html
 from tests.races.test_live import Browser, run_apart
 from tests.races.test_races import join, open_race
-from tests.winning import find_win
+from tests.winning import SECOND, find_win, play_with_client
 
 pytestmark = pytest.mark.django_db
 
 # A deal whose number no page prints by chance (nine digits), and a line that wins it.
 WIN = find_win(735_000_001)
+MACHINE = timedelta(milliseconds=20)
+"""The server's time between two of the bot's actions: a script's pace, pinned so that the test
+does not hang on how fast this machine answers (a test client's posts are no slower)."""
 
 CARD_NAMES = re.compile(
     r"\b(?:Two|Three|Four|Five|Six|Seven|Eight|Nine|Ten|Jack|Queen|King|Ace) of (?:spades|hearts|diamonds|clubs)\b"
@@ -83,7 +90,9 @@ def everything_before_the_start(bot: Client, race: Race) -> dict[str, str]:
     return texts
 
 
-def test_a_bot_learns_nothing_of_the_deal_before_the_start():
+def test_a_bot_learns_nothing_of_the_deal_before_the_start_and_its_machine_win_does_not_take_the_race(
+    django_capture_on_commit_callbacks,
+):
     ada, bot_account = account("ada"), account("bot")
     host, bot = logged_in(ada), logged_in(bot_account)
     race = open_on_the_winnable_deal(host)
@@ -94,10 +103,29 @@ def test_a_bot_learns_nothing_of_the_deal_before_the_start():
     assert {name: what_gives_away(text, race) for name, text in seen.items() if what_gives_away(text, race)} == {}
     assert what_gives_away(str(WIN.deal_number), race)  # the check finds the number where it is
 
-    # The start: now the deal is on the race's page.
+    # The start: now the deal is on the race's page, and the bot plays the solver's line at once.
     assert host.post(f"/race/{race.code}/start/").status_code == 302
     page = parse_html(bot.get(f"/race/{race.code}/"))
     assert int(page.find(id="race")["data-deal"]) == WIN.deal_number
+    (play,) = [link["href"] for link in page.find_all("a") if link.text.strip() == "Play your game"]
+    bots_game = Game.objects.get(pk=int(play.strip("/").split("/")[-1]))
+    bots_game = play_with_client(bot, bots_game, WIN.actions, step=MACHINE)
+    ada_game = Entry.objects.get(race=race, name="Ada").game
+    with django_capture_on_commit_callbacks(execute=True):  # the last game's end closes the race
+        ada_game = play_with_client(host, ada_game, WIN.actions, step=SECOND)  # a person's pace
+    assert bots_game.status == ada_game.status == engine.Status.WON
+    assert bots_game.elapsed_ms < ada_game.elapsed_ms  # by time alone, the bot would win the race
+    assert bots_game.review == Game.Review.HELD and ada_game.review == Game.Review.NONE
+
+    race.refresh_from_db()
+    assert race.state == Race.State.CLOSED
+    results = parse_html(Client().get(f"/race/{race.code}/")).find("table", id="standings")
+    rows = results.find_all("tr", data_player=True)
+    assert [row["data-player"] for row in rows] == ["Ada", "Bot"]  # the person first
+    assert rows[1]["data-pace"] == "held" and "data-pace" not in rows[0].attrs
+    assert "played faster than a person plays: held for review" in rows[1].text
+    (bots_race,) = parse_html(bot.get("/players/bot/")).find_all("li", data_race=race.code)
+    assert bots_race["data-place"] == "2" and "played faster than a person plays" in bots_race.text
 
 
 @pytest.mark.django_db(transaction=True)
