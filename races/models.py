@@ -34,6 +34,11 @@ class Race(models.Model):
     started_at = models.DateTimeField(null=True, blank=True, help_text=_("A live race: when every clock started."))
     closes_at = models.DateTimeField(null=True, blank=True, help_text=_("When the race closes at the latest."))
     closed_at = models.DateTimeField(null=True, blank=True)
+    roster = models.PositiveIntegerField(
+        default=0,
+        db_default=0,
+        help_text=_("How many times its players changed (a join, a removal): orders two snapshots of the race."),
+    )
 
     def __str__(self) -> str:
         return f"race {self.code} ({self.mode}, deal #{self.deal_number})"

@@ -39,14 +39,16 @@ class Standing:
 @dataclass(frozen=True)
 class Snapshot:
     """A race's standings at one moment, with what orders two of them: a later snapshot has a
-    later race state, more players, or more actions in all (``order``)."""
+    later race state, more changes to its players (``roster``: a join, a removal), or more
+    actions in all (``order``)."""
 
     state: str
     rows: tuple[Standing, ...]
+    roster: int = 0
 
     @property
     def order(self) -> tuple[int, int, int]:
-        return (RACE_STATES.index(self.state), len(self.rows), sum(row.version for row in self.rows))
+        return (RACE_STATES.index(self.state), self.roster, sum(row.version for row in self.rows))
 
     @property
     def figures(self) -> tuple:
@@ -57,11 +59,12 @@ class Snapshot:
         return (self.state, rows)
 
     def as_message(self) -> dict:
-        return {"state": self.state, "rows": [asdict(row) for row in self.rows]}
+        return {"state": self.state, "rows": [asdict(row) for row in self.rows], "roster": self.roster}
 
     @classmethod
     def from_message(cls, message: dict) -> Snapshot:
-        return cls(message["state"], tuple(Standing(**row) for row in message["rows"]))
+        rows = tuple(Standing(**row) for row in message["rows"])
+        return cls(message["state"], rows, message.get("roster", 0))  # a server on the older code sends none
 
 
 def pace_shown(entry: Entry, game: Game) -> str:
@@ -116,7 +119,7 @@ def standings(race: Race, now: datetime) -> list[Standing]:
 
 
 def snapshot(race: Race, now: datetime) -> Snapshot:
-    return Snapshot(race.state, tuple(standings(race, now)))
+    return Snapshot(race.state, tuple(standings(race, now)), race.roster)
 
 
 def entry_of_game(game) -> Entry | None:

@@ -8,6 +8,7 @@ from functools import partial
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
+from django.db.models import F
 from django.utils import timezone
 
 from addiction_site.ownership import Owner
@@ -32,7 +33,10 @@ class RaceRefused(Exception):
 
     def __init__(self, reason: str):
         super().__init__(reason)
-        self.reason = reason  # "full", "started", "closed", "name taken", "joined", "not the host", "not joined"
+        # Joining: "full", "started", "closed", "name taken", "joined"; starting: "not the host",
+        # "started", "closed"; removing a player: "not the host", "not joined", "the host",
+        # "a challenge", "too late".
+        self.reason = reason
 
 
 def _owner_fields(owner: Owner) -> dict:
@@ -106,8 +110,38 @@ def race_join(*, race: Race, owner: Owner, name: str, now: datetime | None = Non
         if race.mode == Race.Mode.CHALLENGE:
             entry.game = _deal(race, owner, now)
             entry.save(update_fields=["game"])
-        transaction.on_commit(partial(notices.tell, race.pk))
+        _roster_changed(race)
     return entry
+
+
+def _roster_changed(race: Race) -> None:
+    """Count a change to the race's players (a snapshot with fewer rows can be the newer one:
+    selectors.Snapshot.order) and tell its streams once it is committed."""
+    Race.objects.filter(pk=race.pk).update(roster=F("roster") + 1)
+    transaction.on_commit(partial(notices.tell, race.pk))
+
+
+def race_remove(*, race: Race, owner: Owner, entry_id: int) -> str:
+    """The host takes a player out of a live race before its start (docs/RULES.md, "Races"): their
+    entry is gone, as if they had not joined; returns the name they had in it.  Nobody has a game
+    of a live race before its start, so there is none to clean up; nor can the host take anyone
+    out of a challenge, whose players play from when they join."""
+    if not is_host(race, owner):
+        raise RaceRefused("not the host")
+    with transaction.atomic():
+        state, mode = Race.objects.select_for_update().filter(pk=race.pk).values_list("state", "mode").get()
+        if mode == Race.Mode.CHALLENGE:
+            raise RaceRefused("a challenge")
+        if state != Race.State.OPEN:  # the start (or the close) got there first
+            raise RaceRefused("too late")
+        entry = race.entries.filter(pk=entry_id).first()
+        if entry is None:
+            raise RaceRefused("not joined")
+        if is_host(race, Owner(user_id=entry.user_id, guest_token=entry.guest_token)):
+            raise RaceRefused("the host")
+        entry.delete()
+        _roster_changed(race)
+    return entry.name
 
 
 def _deal(race: Race, owner: Owner, now: datetime | None, *, starts_at: datetime | None = None) -> Game:

@@ -60,7 +60,7 @@ def open_on_the_winnable_deal(host: Client) -> Race:
     return race
 
 
-def everything_before_the_start(bot: Client, race: Race) -> dict[str, str]:
+def everything_before_the_start(bot: Client, race: Race, host_entry: Entry) -> dict[str, str]:
     """Every page, partial, snapshot and answer the bot can get of the race before its start."""
     code = race.code
     read = {
@@ -68,10 +68,12 @@ def everything_before_the_start(bot: Client, race: Race) -> dict[str, str]:
         "race page, by htmx": bot.get(f"/race/{code}/", headers=HTMX),
         "standings": bot.get(f"/race/{code}/standings/"),
         "standings, by htmx": bot.get(f"/race/{code}/standings/", headers=HTMX),
+        "the host's list of players": bot.get(f"/race/{code}/players/", headers=HTMX),
         "stream's snapshot (WSGI)": bot.get(f"/race/{code}/stream/"),
         "join, blank name": bot.post(f"/race/{code}/join/", {"name": " "}),
         "join again": bot.post(f"/race/{code}/join/", {"name": "Bot again"}),
         "start (not the host)": bot.post(f"/race/{code}/start/"),
+        "removing the host": bot.post(f"/race/{code}/remove/{host_entry.pk}/"),
         "home page's invitation": bot.get("/"),
         "host's profile": bot.get("/players/ada/"),
         "bot's profile": bot.get("/players/bot/"),
@@ -86,7 +88,7 @@ def everything_before_the_start(bot: Client, race: Race) -> dict[str, str]:
     _race_id, shown = race_snapshot(code=code, now=timezone.now())
     texts["the layer's notice"] = json.dumps(shown.as_message())
     texts["the stream's events"] = stream.events_of(code, shown, None, "en")
-    assert read["start (not the host)"].status_code == 404
+    assert {read[name].status_code for name in ("start (not the host)", "removing the host")} == {404}
     return texts
 
 
@@ -97,9 +99,10 @@ def test_a_bot_learns_nothing_of_the_deal_before_the_start_and_its_machine_win_d
     host, bot = logged_in(ada), logged_in(bot_account)
     race = open_on_the_winnable_deal(host)
     assert join(bot, race, "Bot").status_code == 302
+    host_entry = Entry.objects.get(race=race, name="Ada")
 
     # Before the start: nothing the race serves names the deal or shows a card of it.
-    seen = everything_before_the_start(bot, race)
+    seen = everything_before_the_start(bot, race, host_entry)
     assert {name: what_gives_away(text, race) for name, text in seen.items() if what_gives_away(text, race)} == {}
     assert what_gives_away(str(WIN.deal_number), race)  # the check finds the number where it is
 
