@@ -76,6 +76,11 @@ class Entry(models.Model):
             "games at a person's pace."
         ),
     )
+    unable = models.BooleanField(
+        default=False,
+        db_default=False,
+        help_text=_("Could not be dealt a game at the live race's start: too many games in progress."),
+    )
 
     class Meta:
         verbose_name_plural = _("entries")

@@ -13,6 +13,7 @@ from games.models import Game
 from races.models import Entry, Race
 
 WAITING, PLAYING, WON, LOST, GAVE_UP = "waiting", "playing", "won", "lost", "gave-up"
+UNABLE = "unable"  # not dealt at a live race's start: too many games in progress
 FINISHED = (WON, LOST, GAVE_UP)
 HELD, FAST = "held", "fast"  # a game's pace, when it ended faster than a person plays
 RACE_STATES = (Race.State.OPEN, Race.State.RUNNING, Race.State.CLOSED)
@@ -26,7 +27,7 @@ class Standing:
     entry_id: int
     name: str
     game_id: int | None
-    state: str  # waiting (not dealt yet), playing, won, lost or gave-up
+    state: str  # waiting (not dealt yet), playing, won, lost, gave-up, or unable (not dealt at the start)
     in_place: int  # cards locked in their rows, of ``cards``
     moves: int
     shuffles_left: int
@@ -80,7 +81,8 @@ def standing_of(entry: Entry, now: datetime) -> Standing:
     game = entry.game
     rules = engine.variant_of(entry.race.variant)
     if game is None:
-        return Standing(entry.pk, entry.name, None, WAITING, 0, 0, rules.shuffles, 0, cards=rules.cards)
+        kind = UNABLE if entry.unable else WAITING
+        return Standing(entry.pk, entry.name, None, kind, 0, 0, rules.shuffles, 0, cards=rules.cards)
     state = game.state()
     if game.status == engine.Status.WON:
         kind = WON
@@ -106,8 +108,8 @@ def standing_of(entry: Entry, now: datetime) -> Standing:
 def rank_key(standing: Standing) -> tuple:
     """The games at a person's pace first: won first, by time, then moves; then the others by
     cards in place, then fewer moves.  Then, in the same order, the games that ended faster than
-    a person plays."""
-    tier = 1 if standing.pace else 0
+    a person plays; last, the players a live race's start could not deal to."""
+    tier = 2 if standing.state == UNABLE else 1 if standing.pace else 0
     if standing.state == WON:
         return (tier, 0, standing.elapsed_ms, standing.moves, standing.entry_id)
     return (tier, 1, -standing.in_place, standing.moves, standing.entry_id)
@@ -190,7 +192,7 @@ def news(before: Snapshot, after: Snapshot) -> list[News]:
     """What changed from ``before`` to ``after`` that a player listening would want to hear:
     the start, the close, each finish, and each overtake (a player now ranked above one who
     was above them); never a move that changes no rank, nor a rank that changed because a
-    game ended faster than a person plays."""
+    game ended faster than a person plays or a player could not be dealt one."""
     said: list[News] = []
     if before.state != after.state and after.state == Race.State.RUNNING:
         said.append(News("started"))
@@ -203,7 +205,7 @@ def news(before: Snapshot, after: Snapshot) -> list[News]:
         if old is not None and old.state not in FINISHED and row.state in FINISHED:
             said.append(News(FAST if row.pace else row.state, row.name))
             finished.add(row.entry_id)
-    left_behind = {row.entry_id for row in after.rows if row.pace}
+    left_behind = {row.entry_id for row in after.rows if row.pace or row.state == UNABLE}
     for row in after.rows:  # a finish says enough: the ranks it passed are not said again
         if row.entry_id not in rank_before or row.entry_id in finished | left_behind:
             continue
@@ -239,6 +241,6 @@ def races_of(user, now: datetime, limit: int = 20) -> list[RaceOfPlayer]:
     for entry in entries:
         rows = sorted((standing_of(other, now) for other in everyone[entry.race_id]), key=rank_key)
         rank = next(index for index, row in enumerate(rows) if row.entry_id == entry.pk)
-        place = rank + 1 if entry.race.is_closed else None
+        place = rank + 1 if entry.race.is_closed and rows[rank].state != UNABLE else None
         found.append(RaceOfPlayer(entry.race, rows[rank], place, len(rows)))
     return found

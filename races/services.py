@@ -15,7 +15,7 @@ from addiction_site.ownership import Owner
 from games import engine
 from games.models import Game
 from games.selectors import game_pace
-from games.services import ActionRefused, StaleVersion, game_act, game_start, seed_digest
+from games.services import ActionRefused, StaleVersion, TooManyGames, game_act, game_start, seed_digest
 from races import notices
 from races.models import MAX_PLAYERS, Entry, Race
 
@@ -34,8 +34,8 @@ class RaceRefused(Exception):
     def __init__(self, reason: str):
         super().__init__(reason)
         # Joining: "full", "started", "closed", "name taken", "joined"; starting: "not the host",
-        # "started", "closed"; removing a player: "not the host", "not joined", "the host",
-        # "a challenge", "too late".
+        # "started", "closed", "nobody can play"; removing a player: "not the host", "not joined",
+        # "the host", "a challenge", "too late".
         self.reason = reason
 
 
@@ -161,7 +161,9 @@ def race_start(*, race: Race, owner: Owner, now: datetime | None = None) -> Race
     """The host starts a live race: after a countdown of ``ADDICTION_RACE_COUNTDOWN_SECONDS``,
     every clock starts at one server moment, ``race.started_at``.  Every player's game is dealt
     now, to start then: until then its page counts down and its table is not shown, and it
-    refuses every action (games/services.py)."""
+    refuses every action (games/services.py).  A player who cannot be dealt a game (too many
+    games in progress) does not hold the others up: their entry is marked ``unable``, and the
+    race starts without them, unless nobody at all can play."""
     if not is_host(race, owner):
         raise RaceRefused("not the host")
     if race.mode != Race.Mode.LIVE or race.state != Race.State.OPEN:
@@ -173,9 +175,17 @@ def race_start(*, race: Race, owner: Owner, now: datetime | None = None) -> Race
             state=Race.State.RUNNING, started_at=start, closes_at=start + LIVE_LIMIT
         ):
             raise RaceRefused("started")
+        dealt = 0
         for entry in race.entries.order_by("pk"):
-            entry.game = _deal(race, Owner(user_id=entry.user_id, guest_token=entry.guest_token), now, starts_at=start)
-            entry.save(update_fields=["game"])
+            owner_of_entry = Owner(user_id=entry.user_id, guest_token=entry.guest_token)
+            try:  # game_start changes nothing when it refuses: the others' games stand
+                entry.game = _deal(race, owner_of_entry, now, starts_at=start)
+                dealt += 1
+            except TooManyGames:
+                entry.unable = True
+            entry.save(update_fields=["game", "unable"])
+        if not dealt:
+            raise RaceRefused("nobody can play")  # and the race stays open, as it was
         transaction.on_commit(partial(notices.tell, race.pk))
     race.refresh_from_db()
     return race

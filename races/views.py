@@ -148,8 +148,6 @@ def race_start_page(request: SiteRequest, code: str) -> HttpResponse:
         if refusal.reason == "not the host":
             raise Http404 from None
         return _race_page(request, race, refused=refusal.reason, status=409)
-    except TooManyGames:
-        return _race_page(request, race, refused="a player has too many games", status=409)
     race_close_ask(race)  # at most LIVE_LIMIT after its start
     return redirect("races:race", code=race.code)
 

@@ -15,7 +15,7 @@ from games.models import Game
 from games.services import seed_digest, win_review
 from races import stream
 from races.models import Entry, Race
-from races.selectors import FAST, GAVE_UP, HELD, PLAYING, WON, News, Snapshot, Standing, news, rank_key
+from races.selectors import FAST, GAVE_UP, HELD, PLAYING, UNABLE, WON, News, Snapshot, Standing, news, rank_key
 from races.services import race_join, race_open, race_start
 from tests.helpers import account, act_on_service
 from tests.races.test_race_attacks import WIN
@@ -38,9 +38,10 @@ def test_a_game_played_faster_than_a_person_ranks_after_every_game_at_a_persons_
         row(3, GAVE_UP, in_place=30, elapsed_ms=60_000),
         row(4, WON, in_place=48, elapsed_ms=200_000),
         row(5, GAVE_UP, in_place=40, elapsed_ms=2_000, pace=FAST),
+        row(6, UNABLE),
         row(7, WON, in_place=48, elapsed_ms=4_000, pace=HELD),
     ]
-    assert [r.entry_id for r in sorted(rows, key=rank_key)] == [4, 3, 2, 1, 7, 5]
+    assert [r.entry_id for r in sorted(rows, key=rank_key)] == [4, 3, 2, 1, 7, 5, 6]
 
 
 def test_a_finish_faster_than_a_person_is_said_so_and_the_ranks_it_loses_are_no_overtakes():
@@ -48,6 +49,9 @@ def test_a_finish_faster_than_a_person_is_said_so_and_the_ranks_it_loses_are_no_
     after = Snapshot(Race.State.RUNNING, (row(2, PLAYING, in_place=20), row(1, WON, in_place=48, pace=HELD)))
     assert news(before, after) == [News("fast", "P1")]
     assert stream.said(News("fast", "P1")) == "P1 finished faster than a person plays."
+    started = Snapshot(Race.State.RUNNING, (row(2, PLAYING), row(1, UNABLE)))
+    waiting = Snapshot(Race.State.OPEN, (row(1, "waiting"), row(2, "waiting")))
+    assert news(waiting, started) == [News("started")]  # nobody overtook a player who could not play
 
 
 def a_live_race_of_ada_and_bot():

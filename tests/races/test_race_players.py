@@ -1,5 +1,5 @@
 """Who plays a live race (docs/RULES.md, "Races"; issue 42): the host removes a player before the
-start."""
+start, and a player who cannot be dealt a game at the start does not hold it up."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from django.utils import timezone
 from games.models import Game
 from races.models import Entry, Race
 from races.selectors import Snapshot, snapshot
-from tests.helpers import HTMX, account, logged_in, parse_html, text_of
+from tests.helpers import HTMX, a_movable_slot, account, act, logged_in, new_game, parse_html, text_of
 from tests.races.test_races import join, open_race, standings
 
 pytestmark = pytest.mark.django_db
@@ -123,3 +123,66 @@ def test_a_snapshot_after_a_removal_is_the_newer_though_it_has_fewer_rows():
     after = snapshot(Race.objects.get(pk=race.pk), timezone.now())
     assert len(after.rows) < len(before.rows) and after.order > before.order
     assert Snapshot.from_message(after.as_message()) == after
+
+
+# --------------------------------------------------------------------------- a player who cannot play
+
+
+def busy(client: Client, games: int) -> None:
+    """Give the player behind ``client`` ``games`` games in progress, each with an action (so
+    that none makes room for a new one: docs/RULES.md, "Players, guests and deleting games")."""
+    for number in range(games):
+        game = new_game(client, number + 1)
+        assert act(client, game, "move", slot=a_movable_slot(game)).status_code == 200
+
+
+def test_a_player_who_cannot_be_dealt_a_game_does_not_hold_up_the_start(settings):
+    host, grace, alan, race = a_live_race_with_grace_and_alan()
+    settings.ADDICTION_MAX_GAMES_IN_PROGRESS = 2
+    busy(grace, 2)
+
+    started = host.post(f"/race/{race.code}/start/")
+    assert started.status_code == 302
+    race.refresh_from_db()
+    assert race.state == Race.State.RUNNING
+    grace_entry = Entry.objects.get(race=race, name="Grace")
+    assert grace_entry.unable and grace_entry.game is None
+    assert all(entry.game is not None for entry in race.entries.exclude(name="Grace"))
+    assert Game.objects.filter(race_entry__race=race).count() == 2
+
+    rows = standings(alan, race)
+    assert list(rows) == ["Ada", "Alan", "Grace"] and rows["Grace"]["state"] == "unable"  # listed last
+    assert "could not play: too many games in progress at the start" in text_of(host.get(f"/race/{race.code}/"))
+    graces_page = parse_html(grace.get(f"/race/{race.code}/"))
+    assert graces_page.find("p", data_unable=True) and "Play your game" not in graces_page.text
+    assert Game.objects.filter(guest_token=Entry.objects.get(pk=grace_entry.pk).guest_token).count() == 2
+
+
+def test_a_player_who_could_not_play_has_no_place_on_their_profile(settings, django_capture_on_commit_callbacks):
+    grace_account = account("grace")
+    host, grace = Client(), logged_in(grace_account)
+    race = open_race(host)
+    join(grace, race, "Grace")
+    settings.ADDICTION_MAX_GAMES_IN_PROGRESS = 1
+    busy(grace, 1)
+    host.post(f"/race/{race.code}/start/")
+    ada = Entry.objects.get(race=race, name="Ada").game
+    with django_capture_on_commit_callbacks(execute=True):  # her game was the only one: the race closes
+        act(host, ada, "resign")
+    race.refresh_from_db()
+    assert race.state == Race.State.CLOSED
+    (item,) = parse_html(Client().get("/players/grace/")).find_all("li", data_race=race.code)
+    assert "data-place" not in item.attrs and "could not play" in item.text
+
+
+def test_when_nobody_can_be_dealt_a_game_the_start_is_refused_and_the_race_stays_open(settings):
+    host = Client()
+    settings.ADDICTION_MAX_GAMES_IN_PROGRESS = 1
+    busy(host, 1)
+    race = open_race(host)
+    refused = host.post(f"/race/{race.code}/start/")
+    assert refused.status_code == 409 and parse_html(refused).find("p", data_refused="nobody can play")
+    race.refresh_from_db()
+    assert race.state == Race.State.OPEN and race.started_at is None
+    assert not Entry.objects.filter(race=race, unable=True).exists()
+    assert not Game.objects.filter(race_entry__race=race).exists()
