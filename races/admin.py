@@ -8,7 +8,7 @@ from races.models import Entry, Race
 
 class EntryInline(admin.TabularInline):
     model = Entry
-    fields = ("name", "user", "game", "joined_at")
+    fields = ("name", "user", "game", "joined_at", "too_fast", "unable")
     readonly_fields = fields
     extra = 0
     can_delete = False

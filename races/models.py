@@ -34,6 +34,11 @@ class Race(models.Model):
     started_at = models.DateTimeField(null=True, blank=True, help_text=_("A live race: when every clock started."))
     closes_at = models.DateTimeField(null=True, blank=True, help_text=_("When the race closes at the latest."))
     closed_at = models.DateTimeField(null=True, blank=True)
+    roster = models.PositiveIntegerField(
+        default=0,
+        db_default=0,
+        help_text=_("How many times its players changed (a join, a removal): orders two snapshots of the race."),
+    )
 
     def __str__(self) -> str:
         return f"race {self.code} ({self.mode}, deal #{self.deal_number})"
@@ -41,6 +46,17 @@ class Race(models.Model):
     @property
     def is_closed(self) -> bool:
         return self.state == self.State.CLOSED
+
+    @property
+    def deal_public(self) -> bool:
+        """Whether anyone may see the race's deal: once a live race has started, or once the
+        race has closed (docs/RULES.md, "Races").  A challenge's player sees it before that,
+        from when their own game is dealt (:meth:`deal_shown_to`)."""
+        return self.is_closed or (self.mode == self.Mode.LIVE and self.state == self.State.RUNNING)
+
+    def deal_shown_to(self, entry: "Entry | None") -> bool:
+        """Whether the player of ``entry`` (None: a visitor who has not joined) may see the deal."""
+        return self.deal_public or (entry is not None and entry.game_id is not None)
 
 
 class Entry(models.Model):
@@ -52,6 +68,19 @@ class Entry(models.Model):
     guest_token = models.CharField(max_length=64, blank=True)
     game = models.OneToOneField(Game, null=True, blank=True, on_delete=models.SET_NULL, related_name="race_entry")
     joined_at = models.DateTimeField(auto_now_add=True)
+    too_fast = models.BooleanField(
+        default=False,
+        db_default=False,
+        help_text=_(
+            'Its game ended at a pace no person plays (docs/RULES.md, "Human pace"): it ranks after the '
+            "games at a person's pace."
+        ),
+    )
+    unable = models.BooleanField(
+        default=False,
+        db_default=False,
+        help_text=_("Could not be dealt a game at the live race's start: too many games in progress."),
+    )
 
     class Meta:
         verbose_name_plural = _("entries")

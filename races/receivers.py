@@ -1,7 +1,7 @@
 """What a race hears of its games: each action is told to the race's open streams
-(races/notices.py), and a game that ends may end the race: once every game of a live race is
-over, it closes (races/services.py), when the action that ended the last one commits.  A guest
-who logs in keeps their races, as their games."""
+(races/notices.py), and a game that ends has its pace kept on its entry and may end the race:
+once every game of a live race is over, it closes (races/services.py), when the action that
+ended the last one commits.  A guest who logs in keeps their races, as their games."""
 
 from functools import partial
 
@@ -12,7 +12,7 @@ from django.dispatch import receiver
 from games import signals
 from races import notices
 from races.selectors import race_id_of_game
-from races.services import race_close_due, races_claim
+from races.services import entry_pace_judge, race_close_due, races_claim
 
 
 @receiver(signals.game_changed)
@@ -23,8 +23,11 @@ def tell_the_race(sender, game, **kwargs) -> None:
 
 
 @receiver(signals.game_over)
-def close_a_finished_race(sender, game, **kwargs) -> None:
+def a_race_game_ended(sender, game, **kwargs) -> None:
+    """A race's game that ends is judged for its pace, in the transaction of the action that
+    ended it, so that the standings told of that action rank it already."""
     if (race_id := race_id_of_game(game)) is not None:
+        entry_pace_judge(game=game)
         transaction.on_commit(partial(race_close_due, race_id=race_id))
 
 

@@ -9,10 +9,13 @@ from datetime import datetime
 
 from games import engine
 from games.clock import elapsed_at
+from games.models import Game
 from races.models import Entry, Race
 
 WAITING, PLAYING, WON, LOST, GAVE_UP = "waiting", "playing", "won", "lost", "gave-up"
+UNABLE = "unable"  # not dealt at a live race's start: too many games in progress
 FINISHED = (WON, LOST, GAVE_UP)
+HELD, FAST = "held", "fast"  # a game's pace, when it ended faster than a person plays
 RACE_STATES = (Race.State.OPEN, Race.State.RUNNING, Race.State.CLOSED)
 
 
@@ -24,46 +27,62 @@ class Standing:
     entry_id: int
     name: str
     game_id: int | None
-    state: str  # waiting (not dealt yet), playing, won, lost or gave-up
+    state: str  # waiting (not dealt yet), playing, won, lost, gave-up, or unable (not dealt at the start)
     in_place: int  # cards locked in their rows, of ``cards``
     moves: int
     shuffles_left: int
     elapsed_ms: int
     version: int = 0  # the game's own version: only ever grows
     cards: int = 48  # the cards on the race's table: 52 where the aces stay (Blue Moon, Red Moon)
+    pace: str = ""  # "" at a person's pace (or not over yet); held (a win held for review) or fast
 
 
 @dataclass(frozen=True)
 class Snapshot:
     """A race's standings at one moment, with what orders two of them: a later snapshot has a
-    later race state, more players, or more actions in all (``order``)."""
+    later race state, more changes to its players (``roster``: a join, a removal), or more
+    actions in all (``order``)."""
 
     state: str
     rows: tuple[Standing, ...]
+    roster: int = 0
 
     @property
     def order(self) -> tuple[int, int, int]:
-        return (RACE_STATES.index(self.state), len(self.rows), sum(row.version for row in self.rows))
+        return (RACE_STATES.index(self.state), self.roster, sum(row.version for row in self.rows))
 
     @property
     def figures(self) -> tuple:
         """What the page shows, but the clock: two snapshots alike here need not be sent twice."""
-        rows = tuple((row.entry_id, row.state, row.in_place, row.moves, row.shuffles_left) for row in self.rows)
+        rows = tuple(
+            (row.entry_id, row.state, row.in_place, row.moves, row.shuffles_left, row.pace) for row in self.rows
+        )
         return (self.state, rows)
 
     def as_message(self) -> dict:
-        return {"state": self.state, "rows": [asdict(row) for row in self.rows]}
+        return {"state": self.state, "rows": [asdict(row) for row in self.rows], "roster": self.roster}
 
     @classmethod
     def from_message(cls, message: dict) -> Snapshot:
-        return cls(message["state"], tuple(Standing(**row) for row in message["rows"]))
+        rows = tuple(Standing(**row) for row in message["rows"])
+        return cls(message["state"], rows, message.get("roster", 0))  # a server on the older code sends none
+
+
+def pace_shown(entry: Entry, game: Game) -> str:
+    """The pace of ``entry``'s game as the standings say it (docs/RULES.md, "Races"): "" when it
+    ended at a person's pace, is not over, or a moderator approved its win; HELD for a win
+    held for review; FAST for any other game that ended faster than a person plays."""
+    if not entry.too_fast or game.review == Game.Review.APPROVED:
+        return ""
+    return HELD if game.review == Game.Review.HELD else FAST
 
 
 def standing_of(entry: Entry, now: datetime) -> Standing:
     game = entry.game
     rules = engine.variant_of(entry.race.variant)
     if game is None:
-        return Standing(entry.pk, entry.name, None, WAITING, 0, 0, rules.shuffles, 0, cards=rules.cards)
+        kind = UNABLE if entry.unable else WAITING
+        return Standing(entry.pk, entry.name, None, kind, 0, 0, rules.shuffles, 0, cards=rules.cards)
     state = game.state()
     if game.status == engine.Status.WON:
         kind = WON
@@ -82,14 +101,18 @@ def standing_of(entry: Entry, now: datetime) -> Standing:
         elapsed_at(game, now),
         game.version,
         rules.cards,
+        pace_shown(entry, game),
     )
 
 
 def rank_key(standing: Standing) -> tuple:
-    """Won first, by time, then moves; then the others by cards in place, then fewer moves."""
+    """The games at a person's pace first: won first, by time, then moves; then the others by
+    cards in place, then fewer moves.  Then, in the same order, the games that ended faster than
+    a person plays; last, the players a live race's start could not deal to."""
+    tier = 2 if standing.state == UNABLE else 1 if standing.pace else 0
     if standing.state == WON:
-        return (0, standing.elapsed_ms, standing.moves, standing.entry_id)
-    return (1, -standing.in_place, standing.moves, standing.entry_id)
+        return (tier, 0, standing.elapsed_ms, standing.moves, standing.entry_id)
+    return (tier, 1, -standing.in_place, standing.moves, standing.entry_id)
 
 
 def standings(race: Race, now: datetime) -> list[Standing]:
@@ -98,7 +121,7 @@ def standings(race: Race, now: datetime) -> list[Standing]:
 
 
 def snapshot(race: Race, now: datetime) -> Snapshot:
-    return Snapshot(race.state, tuple(standings(race, now)))
+    return Snapshot(race.state, tuple(standings(race, now)), race.roster)
 
 
 def entry_of_game(game) -> Entry | None:
@@ -129,7 +152,7 @@ def races_data(user) -> Iterator[dict]:
         yield {
             "race": race.code,
             "variant": race.variant,
-            "deal_number": race.deal_number,
+            "deal_number": race.deal_number if race.deal_shown_to(entry) else None,  # none before the start
             "mode": race.mode,
             "state": race.state,
             "hosted": race.host_id == user.pk,
@@ -157,7 +180,8 @@ def race_snapshot(*, now: datetime, race_id: int | None = None, code: str | None
 @dataclass(frozen=True)
 class News:
     """One thing worth saying aloud between two snapshots: ``kind`` is "started", "closed",
-    "overtook" (``name`` passed ``other``), or a finish: "won", "lost" (stuck), "gave-up"."""
+    "overtook" (``name`` passed ``other``), or a finish: "won", "lost" (stuck), "gave-up", or
+    "fast" (any finish faster than a person plays)."""
 
     kind: str
     name: str = ""
@@ -167,7 +191,8 @@ class News:
 def news(before: Snapshot, after: Snapshot) -> list[News]:
     """What changed from ``before`` to ``after`` that a player listening would want to hear:
     the start, the close, each finish, and each overtake (a player now ranked above one who
-    was above them); never a move that changes no rank."""
+    was above them); never a move that changes no rank, nor a rank that changed because a
+    game ended faster than a person plays or a player could not be dealt one."""
     said: list[News] = []
     if before.state != after.state and after.state == Race.State.RUNNING:
         said.append(News("started"))
@@ -178,13 +203,14 @@ def news(before: Snapshot, after: Snapshot) -> list[News]:
     for row in after.rows:
         old = was.get(row.entry_id)
         if old is not None and old.state not in FINISHED and row.state in FINISHED:
-            said.append(News(row.state, row.name))
+            said.append(News(FAST if row.pace else row.state, row.name))
             finished.add(row.entry_id)
+    left_behind = {row.entry_id for row in after.rows if row.pace or row.state == UNABLE}
     for row in after.rows:  # a finish says enough: the ranks it passed are not said again
-        if row.entry_id not in rank_before or row.entry_id in finished:
+        if row.entry_id not in rank_before or row.entry_id in finished | left_behind:
             continue
         for other in after.rows:
-            if other.entry_id == row.entry_id or other.entry_id not in rank_before:
+            if other.entry_id == row.entry_id or other.entry_id not in rank_before or other.entry_id in left_behind:
                 continue
             was_below = rank_before[row.entry_id] > rank_before[other.entry_id]
             passed = was_below and rank_after[row.entry_id] < rank_after[other.entry_id]
@@ -215,6 +241,6 @@ def races_of(user, now: datetime, limit: int = 20) -> list[RaceOfPlayer]:
     for entry in entries:
         rows = sorted((standing_of(other, now) for other in everyone[entry.race_id]), key=rank_key)
         rank = next(index for index, row in enumerate(rows) if row.entry_id == entry.pk)
-        place = rank + 1 if entry.race.is_closed else None
+        place = rank + 1 if entry.race.is_closed and rows[rank].state != UNABLE else None
         found.append(RaceOfPlayer(entry.race, rows[rank], place, len(rows)))
     return found

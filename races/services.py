@@ -8,12 +8,14 @@ from functools import partial
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
+from django.db.models import F
 from django.utils import timezone
 
 from addiction_site.ownership import Owner
 from games import engine
 from games.models import Game
-from games.services import ActionRefused, StaleVersion, game_act, game_start, seed_digest
+from games.selectors import game_pace
+from games.services import ActionRefused, StaleVersion, TooManyGames, game_act, game_start, seed_digest
 from races import notices
 from races.models import MAX_PLAYERS, Entry, Race
 
@@ -31,7 +33,10 @@ class RaceRefused(Exception):
 
     def __init__(self, reason: str):
         super().__init__(reason)
-        self.reason = reason  # "full", "started", "closed", "name taken", "joined", "not the host", "not joined"
+        # Joining: "full", "started", "closed", "name taken", "joined"; starting: "not the host",
+        # "started", "closed", "nobody can play"; removing a player: "not the host", "not joined",
+        # "the host", "a challenge", "too late".
+        self.reason = reason
 
 
 def _owner_fields(owner: Owner) -> dict:
@@ -105,8 +110,38 @@ def race_join(*, race: Race, owner: Owner, name: str, now: datetime | None = Non
         if race.mode == Race.Mode.CHALLENGE:
             entry.game = _deal(race, owner, now)
             entry.save(update_fields=["game"])
-        transaction.on_commit(partial(notices.tell, race.pk))
+        _roster_changed(race)
     return entry
+
+
+def _roster_changed(race: Race) -> None:
+    """Count a change to the race's players (a snapshot with fewer rows can be the newer one:
+    selectors.Snapshot.order) and tell its streams once it is committed."""
+    Race.objects.filter(pk=race.pk).update(roster=F("roster") + 1)
+    transaction.on_commit(partial(notices.tell, race.pk))
+
+
+def race_remove(*, race: Race, owner: Owner, entry_id: int) -> str:
+    """The host takes a player out of a live race before its start (docs/RULES.md, "Races"): their
+    entry is gone, as if they had not joined; returns the name they had in it.  Nobody has a game
+    of a live race before its start, so there is none to clean up; nor can the host take anyone
+    out of a challenge, whose players play from when they join."""
+    if not is_host(race, owner):
+        raise RaceRefused("not the host")
+    with transaction.atomic():
+        state, mode = Race.objects.select_for_update().filter(pk=race.pk).values_list("state", "mode").get()
+        if mode == Race.Mode.CHALLENGE:
+            raise RaceRefused("a challenge")
+        if state != Race.State.OPEN:  # the start (or the close) got there first
+            raise RaceRefused("too late")
+        entry = race.entries.filter(pk=entry_id).first()
+        if entry is None:
+            raise RaceRefused("not joined")
+        if is_host(race, Owner(user_id=entry.user_id, guest_token=entry.guest_token)):
+            raise RaceRefused("the host")
+        entry.delete()
+        _roster_changed(race)
+    return entry.name
 
 
 def _deal(race: Race, owner: Owner, now: datetime | None, *, starts_at: datetime | None = None) -> Game:
@@ -126,7 +161,9 @@ def race_start(*, race: Race, owner: Owner, now: datetime | None = None) -> Race
     """The host starts a live race: after a countdown of ``ADDICTION_RACE_COUNTDOWN_SECONDS``,
     every clock starts at one server moment, ``race.started_at``.  Every player's game is dealt
     now, to start then: until then its page counts down and its table is not shown, and it
-    refuses every action (games/services.py)."""
+    refuses every action (games/services.py).  A player who cannot be dealt a game (too many
+    games in progress) does not hold the others up: their entry is marked ``unable``, and the
+    race starts without them, unless nobody at all can play."""
     if not is_host(race, owner):
         raise RaceRefused("not the host")
     if race.mode != Race.Mode.LIVE or race.state != Race.State.OPEN:
@@ -138,12 +175,27 @@ def race_start(*, race: Race, owner: Owner, now: datetime | None = None) -> Race
             state=Race.State.RUNNING, started_at=start, closes_at=start + LIVE_LIMIT
         ):
             raise RaceRefused("started")
+        dealt = 0
         for entry in race.entries.order_by("pk"):
-            entry.game = _deal(race, Owner(user_id=entry.user_id, guest_token=entry.guest_token), now, starts_at=start)
-            entry.save(update_fields=["game"])
+            owner_of_entry = Owner(user_id=entry.user_id, guest_token=entry.guest_token)
+            try:  # game_start changes nothing when it refuses: the others' games stand
+                entry.game = _deal(race, owner_of_entry, now, starts_at=start)
+                dealt += 1
+            except TooManyGames:
+                entry.unable = True
+            entry.save(update_fields=["game", "unable"])
+        if not dealt:
+            raise RaceRefused("nobody can play")  # and the race stays open, as it was
         transaction.on_commit(partial(notices.tell, race.pk))
     race.refresh_from_db()
     return race
+
+
+def entry_pace_judge(*, game: Game) -> None:
+    """Keep on its entry whether a race's game that has just ended was played faster than a
+    person plays (games/pace.py; docs/RULES.md, "Races"): it then ranks after the games at a
+    person's pace.  A finished game never changes, so its pace is read once, as it ends."""
+    Entry.objects.filter(game_id=game.pk).update(too_fast=not game_pace(game).human)
 
 
 def race_close_if_due(race: Race, *, now: datetime | None = None) -> bool:

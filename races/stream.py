@@ -54,6 +54,8 @@ def said(item: News) -> str:
         return _("%(name)s is stuck.") % {"name": item.name}
     if item.kind == "gave-up":
         return _("%(name)s gave up.") % {"name": item.name}
+    if item.kind == "fast":
+        return _("%(name)s finished faster than a person plays.") % {"name": item.name}
     return _("%(name)s overtook %(other)s.") % {"name": item.name, "other": item.other}
 
 
@@ -71,7 +73,8 @@ def events_of(code: str, shown: Snapshot, before: Snapshot | None, language: str
     the last 512 notices; benchmarks/README.md, "Live races", gives what that saves)."""
     with translation.override(language):
         table = render_to_string(
-            "races/_standings.html", {"race": {"code": code, "state": shown.state}, "standings": shown.rows}
+            "races/_standings.html",
+            {"race": {"code": code, "state": shown.state, "roster": shown.roster}, "standings": shown.rows},
         )
         words = " ".join(said(item) for item in news(before, shown)) if before else ""
     out = event("standings", table)

@@ -1,5 +1,6 @@
 from django.urls import path
 
+import addiction_site.converters  # noqa: F401  (registers id)
 from races import views
 
 app_name = "races"
@@ -12,4 +13,6 @@ urlpatterns = [
     path("race/<slug:code>/stream/", views.race_stream_once, name="stream"),
     path("race/<slug:code>/join/", views.race_join_page, name="join"),
     path("race/<slug:code>/start/", views.race_start_page, name="start"),
+    path("race/<slug:code>/players/", views.race_players, name="players"),
+    path("race/<slug:code>/remove/<id:entry_id>/", views.race_remove_page, name="remove"),
 ]

@@ -1,4 +1,5 @@
-"""The races' pages (docs/RULES.md, "Races"): open one, its page with the standings, join, start.
+"""The races' pages (docs/RULES.md, "Races"): open one, its page with the standings, join, start,
+and the host's removing a player before the start.
 
 A GET changes nothing: a race whose time is up is closed by the worker at its ``closes_at``
 (races/tasks.py), or by the last of its games to end (races/receivers.py), never by a page
@@ -6,6 +7,7 @@ that happens to be looked at."""
 
 from __future__ import annotations
 
+from django.contrib import messages
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone, translation
@@ -22,7 +24,7 @@ from races import stream
 from races.forms import JoinForm, OpenForm
 from races.models import Race
 from races.selectors import race_of, snapshot, standings
-from races.services import RaceRefused, entry_of, is_host, race_join, race_open, race_start
+from races.services import RaceRefused, entry_of, is_host, race_join, race_open, race_remove, race_start
 from races.tasks import race_close_ask
 
 
@@ -58,19 +60,31 @@ def _race(code: str) -> Race:
     return race
 
 
+def _players(request: SiteRequest, race: Race, now) -> dict:
+    """What the race's page and the host's list of players draw of its players: the standings,
+    the visitor's entry, and whether they are the host, who may remove a player now."""
+    hosting = is_host(race, request.owner)
+    return {
+        "race": race,
+        "standings": standings(race, now),
+        "entry": entry_of(race, request.owner),
+        "is_host": hosting,
+        "removing": hosting and race.mode == Race.Mode.LIVE and race.state == Race.State.OPEN,
+    }
+
+
 def _race_page(request: SiteRequest, race: Race, *, form=None, refused: str = "", status: int = 200) -> HttpResponse:
-    entry = entry_of(race, request.owner)
     now = timezone.now()
+    context = _players(request, race, now)
+    entry = context["entry"]
     countdown = seconds_until(race.started_at, now) if race.state == Race.State.RUNNING else 0
     return render(
         request,
         "races/race.html",
         {
-            "race": race,
-            "standings": standings(race, now),
+            **context,
             "countdown": countdown,
-            "entry": entry,
-            "is_host": is_host(race, request.owner),
+            "deal_shown": race.deal_shown_to(entry),
             "form": form or (JoinForm() if entry is None else None),
             "refused": refused,
         },
@@ -88,6 +102,14 @@ def race_standings(request: SiteRequest, code: str) -> HttpResponse:
     """The standings alone (the page asks for them again while the race runs)."""
     race = _race(code)
     return render(request, "races/_standings.html", {"race": race, "standings": standings(race, timezone.now())})
+
+
+@require_safe
+def race_players(request: SiteRequest, code: str) -> HttpResponse:
+    """The host's list of players with their Remove buttons, drawn again when the players change
+    (empty for anyone else, and once the race has started)."""
+    race = _race(code)
+    return render(request, "races/_joiners.html", _players(request, race, timezone.now()))
 
 
 @require_safe
@@ -126,7 +148,20 @@ def race_start_page(request: SiteRequest, code: str) -> HttpResponse:
         if refusal.reason == "not the host":
             raise Http404 from None
         return _race_page(request, race, refused=refusal.reason, status=409)
-    except TooManyGames:
-        return _race_page(request, race, refused="a player has too many games", status=409)
     race_close_ask(race)  # at most LIVE_LIMIT after its start
+    return redirect("races:race", code=race.code)
+
+
+@require_POST
+def race_remove_page(request: SiteRequest, code: str, entry_id: int) -> HttpResponse:
+    """The host takes a player out of their live race before its start.  To anyone else the
+    address is not there (404), as the start's is; after the start, a refusal that says so."""
+    race = _race(code)
+    try:
+        removed = race_remove(race=race, owner=request.owner, entry_id=entry_id)
+    except RaceRefused as refusal:
+        if refusal.reason in ("not the host", "not joined"):
+            raise Http404 from None
+        return _race_page(request, race, refused=refusal.reason, status=409)
+    messages.success(request, _("%(name)s was removed from the race.") % {"name": removed})
     return redirect("races:race", code=race.code)

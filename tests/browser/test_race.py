@@ -125,6 +125,7 @@ def test_two_players_race_live_on_the_same_deal_with_the_same_luck(site, browser
     grace.get_by_role("button", name="Join the race").click()
     expect(grace.locator("#race")).to_have_attribute("data-live", "on")
     expect(row_of(ada, "Grace")).to_have_attribute("data-state", "waiting")  # pushed to Ada's open page
+    expect(ada.get_by_role("button", name="Remove Grace from the race")).to_be_visible()  # the host's, live
     assert ada.evaluate("window.notReloaded") is True
     assert grace.locator("[data-seed]").count() == 0  # the seed stays hidden until the close
 

@@ -4,12 +4,16 @@
 // region screen readers announce.  EventSource opens a dropped stream again by itself; the
 // server sends the standings as they are on every opening, so nothing is missed.
 // data-reload-on-change (the race's own page): a new race state reloads the page, which
-// then shows the start's countdown, the player's game, or the results.
+// then shows the start's countdown, the player's game, or the results.  A change of the race's
+// players (a join, a removal: the table's data-roster) is told to the page as the body's
+// "race-roster-changed" event, on which the host's list of players (races/_joiners.html)
+// comes again, with a Remove button beside each.
 "use strict";
 (() => {
   const root = document.querySelector("[data-race-stream]");
   if (!root || !("EventSource" in window)) return;
   const shown = root.dataset.raceState;
+  let roster = document.getElementById("standings")?.dataset.roster;
   const source = new EventSource(root.dataset.raceStream);
   source.addEventListener("open", () => { root.dataset.live = "on"; });
   source.addEventListener("error", () => { root.dataset.live = "reconnecting"; });
@@ -28,6 +32,10 @@
     }
     old.replaceWith(table);
     if ("reloadOnChange" in root.dataset && table.dataset.raceState !== shown) window.location.reload();
+    else if (table.dataset.roster !== roster) {
+      roster = table.dataset.roster;
+      document.body.dispatchEvent(new CustomEvent("race-roster-changed"));
+    }
   });
   source.addEventListener("news", (event) => {
     const region = document.getElementById("race-news");
