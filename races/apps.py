@@ -14,4 +14,5 @@ class RacesConfig(AppConfig):
         registry.add_chore("races closed at their time", services.races_close_due)
         registry.add_shown_to_others(selectors.game_of_closed_race)
         registry.add_exporter("races", selectors.races_data)
+        registry.add_player_facts(selectors.race_facts)
         panels.register()

@@ -143,6 +143,11 @@ def game_of_closed_race(game_id: int) -> bool:
     return Entry.objects.filter(game_id=game_id, race__state=Race.State.CLOSED).exists()
 
 
+def race_facts(user_id: int) -> dict[str, int]:
+    """What the evidence on a win reads of its player's races (games/evidence.py, Facts)."""
+    return {"races": Entry.objects.filter(user_id=user_id).count()}
+
+
 def races_data(user) -> Iterator[dict]:
     """The races ``user`` joined, as their data download gives them: the race, their entry and
     their game in it (the game itself is among their games)."""

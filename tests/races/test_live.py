@@ -238,6 +238,9 @@ def test_a_live_race_counts_down_before_every_clock_starts(settings):
     assert parse_html(page).find(id="countdown")
     assert parse_html(page).find_all(id="grid") == []  # nobody sees the table before the clock starts
     assert "This game starts in" in text_of(page)
+    # The deal is named at the clocks' start, not during the countdown (docs/RULES.md, "Races").
+    number = str(grace.deal_number)
+    assert number not in text_of(page) and number not in text_of(guest.get("/my-games/"))
     slot = a_movable_slot(grace)
     refused = act(guest, grace, "move", slot=slot)
     assert refused.status_code == 409 and refused["HX-Refresh"] == "true"

@@ -11,6 +11,7 @@ from django.apps import apps
 from django.test import Client
 from django.utils import timezone
 
+from games import registry
 from games.models import Game
 from games.services import seed_digest, win_review
 from races import stream
@@ -109,3 +110,11 @@ def test_a_game_over_at_a_persons_pace_is_not_marked():
     act_on_service(ada, game, "resign", now=max(start, race.started_at) + 4 * SECOND)
     assert not Entry.objects.get(race=race, name="Ada").too_fast
     assert "data-pace" not in Client().get(f"/race/{race.code}/standings/").content.decode()
+
+
+def test_the_evidence_on_a_win_reads_the_races_its_player_joined():
+    ada = account("evidence-ada")
+    before = registry.player_facts(ada.pk)["races"]
+    race = race_open(owner=user_owner(ada), name="Ada", mode="live", deal_number=None)
+    assert Entry.objects.filter(race=race, user=ada).exists()
+    assert registry.player_facts(ada.pk)["races"] == before + 1
