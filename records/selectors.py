@@ -49,10 +49,7 @@ def stands_near_top(game: Game) -> bool:
     if not top or owner_id is None:
         return False
     scopes = [str(scope) for scope in board_scopes(game)]
-    own = {
-        (entry.board, entry.scope): entry
-        for entry in BoardEntry.objects.filter(user_id=owner_id, scope__in=scopes)
-    }
+    own = {(entry.board, entry.scope): entry for entry in BoardEntry.objects.filter(user_id=owner_id, scope__in=scopes)}
     figures = {
         BoardEntry.Board.TIME: (game.elapsed_ms, game.moves),
         BoardEntry.Board.MOVES: (game.moves, game.elapsed_ms),
