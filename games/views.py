@@ -12,6 +12,7 @@ other in those answers is written in docs/TABLE.md.
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import redirect, render
@@ -414,6 +415,7 @@ def rules(request: SiteRequest) -> HttpResponse:
         "max_actions": engine.MAX_ACTIONS,
         "fast_move_ms": pace.FAST_MOVE_MS,
         "game_ms_per_move": pace.GAME_MS_PER_MOVE,
+        "review_top": settings.ADDICTION_REVIEW_TOP,
         "pictures": rules_pictures(),
         "variant_pictures": variant_pictures(),
     }
