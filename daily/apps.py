@@ -18,5 +18,6 @@ class DailyConfig(AppConfig):
             "solver_daily", lambda: pending_work(SolverDaily), lambda: oldest_queued_seconds(SolverDaily)
         )
         registry.add_chore("daily seeds made ahead", services.seeds_made_ahead)
+        registry.add_seed_check(services.seed_check)
         registry.add_chore("solver's daily games asked for", tasks.solver_dailies_ask)
         panels.register()

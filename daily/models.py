@@ -3,7 +3,7 @@
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-from games.models import BackgroundWork
+from games.models import BackgroundWork, Game
 
 
 class DailySeed(models.Model):
@@ -37,3 +37,20 @@ class SolverDaily(BackgroundWork):
 
     def __str__(self) -> str:
         return f"the solver's daily {self.day.isoformat()}: {self.state}"
+
+
+class PlayerSeed(models.Model):
+    """What a player's daily game shuffles from, kept for its verification (docs/RULES.md, "The
+    daily deal"): the key of its player that, with the day's seed, made its own seed
+    (daily/deals.py, ``player_seed``).  An account's key is ``user:<id>``; a guest's is
+    ``guest:`` and the start of the SHA-256 of its token, which names no token."""
+
+    game = models.OneToOneField(Game, on_delete=models.CASCADE, primary_key=True, related_name="player_seed")
+    day = models.DateField()
+    player_key = models.CharField(max_length=48)
+
+    class Meta:
+        verbose_name = _("daily player seed")
+
+    def __str__(self) -> str:
+        return f"{self.player_key} on {self.day.isoformat()}"

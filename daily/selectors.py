@@ -27,8 +27,15 @@ def next_is_ranked(owner: Owner, day: date) -> bool:
     """Whether ``owner``'s next game of ``day``'s daily would be the ranked one (docs/RULES.md,
     "The daily deal"): their first of that day, played that day.  A game of the day deleted
     unplayed leaves no trace, so it does not count; any other game of it, practice
-    included, does.  The page's button and the start (daily/services.py) both ask this."""
-    return day == deals.today() and not owned_games(owner, daily=day).exists()
+    included, does.  A guest's is not when another player's ranked game of that day came from
+    the same address and browser (a fresh guest per try would otherwise get a ranked game
+    each).  The page's button and the start (daily/services.py) both ask this."""
+    if day != deals.today() or owned_games(owner, daily=day).exists():
+        return False
+    if owner.user_id is None and owner.browser_key:
+        same_browser = Game.objects.filter(daily=day, origin=Game.Origin.DAILY, browser_key=owner.browser_key)
+        return not same_browser.exists()
+    return True
 
 
 def calendar_days(owner: Owner, today: date) -> list[dict]:

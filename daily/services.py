@@ -1,11 +1,12 @@
 """The daily deal's writes: the day's secret seed, made the first time anyone asks and kept,
-and how a day's game starts.  Which deal a day plays and which days can be played are
-daily/deals.py's; the streaks a player's dailies make are the records' (records/selectors.py).
-docs/RULES.md, "The daily deal", says the rules.
+each player's own seed of the day made from it, and how a day's game starts.  Which deal a day
+plays and which days can be played are daily/deals.py's; the streaks a player's dailies make are
+the records' (records/selectors.py).  docs/RULES.md, "The daily deal", says the rules.
 """
 
 from __future__ import annotations
 
+import hashlib
 import secrets
 from datetime import date, timedelta
 from functools import partial
@@ -13,10 +14,11 @@ from functools import partial
 from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from addiction_site.ownership import Owner
 from daily import deals
-from daily.models import DailySeed, SolverDaily
+from daily.models import DailySeed, PlayerSeed, SolverDaily
 from daily.selectors import next_is_ranked
 from games import engine, solver
 from games.background import claim_work, queue_work
@@ -49,25 +51,51 @@ def seeds_made_ahead(*, now, dry_run: bool = False) -> int:
     return len(missing)
 
 
+def player_key(owner: Owner) -> str:
+    """The key that makes ``owner``'s own daily seed with the day's (daily/models.py, PlayerSeed)."""
+    if owner.user_id is not None:
+        return f"user:{owner.user_id}"
+    return "guest:" + hashlib.sha256(owner.guest_token.encode()).hexdigest()[:24]
+
+
 def daily_start(*, owner: Owner, day: date) -> Game:
     """A new game of ``day``'s daily deal.  The owner's first of that day, played that day, is
-    the ranked one, with the day's seed; any other (a second try, a past day) is practice.
-    A practice game of today has a seed of its own, so that no practice shows what the ranked
-    games' shuffles will deal; a past day's plays with that day's seed, revealed since.
+    the ranked one; any other (a second try, a past day) is practice.  The ranked game and a
+    past day's practice shuffle from the owner's own seed of the day, made from the day's
+    secret seed and their key (deals.player_seed), so that nobody learns another's luck by
+    playing the day first; a practice game of today has a secret seed of its own, so that no
+    practice shows what the player's ranked game's shuffles will deal.
 
     Two first tries at once cannot both be ranked: a unique constraint allows one ranked
     daily game per player and day, and the loser of that race becomes practice.
     """
-    seed = seed_of(day).seed
+    day_seed, key = seed_of(day).seed, player_key(owner)
     deal = partial(game_start, owner=owner, deal_number=deals.deal_number_of(day), daily=day, variant=deals.VARIANT.key)
     if next_is_ranked(owner, day):
         try:
             with transaction.atomic():
-                return deal(origin=Game.Origin.DAILY, seed=seed)
+                game = deal(origin=Game.Origin.DAILY, seed=deals.player_seed(day_seed, key))
+                PlayerSeed.objects.create(game=game, day=day, player_key=key)
+                return game
         except IntegrityError:
             pass
-    own_seed = None if day == deals.today() else seed  # None: game_start draws a new secret seed
-    return deal(origin=Game.Origin.PRACTICE, seed=own_seed)
+    if day == deals.today():
+        return deal(origin=Game.Origin.PRACTICE, seed=None)  # None: game_start draws a new secret seed
+    with transaction.atomic():
+        game = deal(origin=Game.Origin.PRACTICE, seed=deals.player_seed(day_seed, key))
+        PlayerSeed.objects.create(game=game, day=day, player_key=key)
+    return game
+
+
+def seed_check(game: Game) -> tuple[str, bool, str, str] | None:
+    """The verification's check of a daily game's own seed, once the day's seed is revealed:
+    that it is the one made from the day's seed and its player's key (None for any other game)."""
+    kept = PlayerSeed.objects.filter(game_id=game.pk).first()
+    if kept is None or not daily_revealed(kept.day):
+        return None
+    made = deals.player_seed(seed_of(kept.day).seed, kept.player_key)
+    label = _("The seed made from the day's seed and the player's key (%(key)s)") % {"key": kept.player_key}
+    return str(label), made == game.seed, game.seed, made
 
 
 def solver_daily_queue(day: date) -> bool:
@@ -77,14 +105,13 @@ def solver_daily_queue(day: date) -> bool:
 
 
 def solver_daily_play(day: date) -> bool:
-    """Play ``day``'s daily deal with the day's seed by the solver's own hints, as a player
+    """Play ``day``'s daily deal with the solver's own seed of the day by its own hints, as a player
     who follows every one would (the deep search at each stretch's first hint, as the site
     runs it), and keep how it went.  Once a day; returns whether this call played it."""
     if not daily_revealed(day) or not claim_work(SolverDaily, day=day):
         return False
-    start = engine.GameState.start(
-        deal_number=deals.deal_number_of(day), seed=int(seed_of(day).seed), variant=deals.VARIANT
-    )
+    seed = deals.player_seed(seed_of(day).seed, deals.SOLVER_KEY)  # a player's luck, as any other's
+    start = engine.GameState.start(deal_number=deals.deal_number_of(day), seed=int(seed), variant=deals.VARIANT)
     end = solver.follow_hints(start, deep_budget=settings.ADDICTION_DEEP_BUDGET).state
     SolverDaily.objects.filter(day=day, state=Claimed.RUNNING).update(
         state=Claimed.DONE,

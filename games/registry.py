@@ -2,7 +2,8 @@
 
 What the game's pages show beside the game (panels), who besides its owner may see a finished
 game, what a player's data download holds, the upkeep the hourly housekeeping does, when a win
-would stand near the top of a board and what the evidence on a win reads of its player: each is
+would stand near the top of a board, what the evidence on a win reads of its player and how a
+revealed seed is checked: each is
 a list the games app reads and other apps add to, as Django's admin reads what apps register.
 So the games app names none of them (README.md, "Layout"; tests/site/test_layers.py holds it
 to that, templates included), and an app is plugged in or out in one place, its ``ready()``.
@@ -142,3 +143,18 @@ def player_facts(user_id: int) -> dict[str, int]:
     for facts in _player_facts:
         found.update(facts(user_id))
     return found
+
+
+_seed_checks: list[Callable[[Any], tuple[str, bool, str, str] | None]] = []
+
+
+def add_seed_check(check: Callable[[Any], tuple[str, bool, str, str] | None]) -> None:
+    """Add a check of a game's revealed seed to its verification: ``check(game)`` gives (its
+    label, whether it holds, the game's value, the value it should be), or None when it has
+    nothing to check (the daily's: a player's seed made from the day's)."""
+    if check not in _seed_checks:
+        _seed_checks.append(check)
+
+
+def seed_checks() -> list[Callable[[Any], tuple[str, bool, str, str] | None]]:
+    return list(_seed_checks)

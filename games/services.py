@@ -18,7 +18,7 @@ from django.utils.translation import gettext as _
 
 from addiction_site import metrics
 from addiction_site.ownership import Owner
-from games import background, engine, signals, solver
+from games import background, engine, registry, signals, solver
 from games.clock import elapsed_at
 from games.models import Action, Game, daily_closes_at
 from games.replay import KeptReplay, kept_replay, replay_end
@@ -476,6 +476,9 @@ def game_verify(game: Game, *, fresh: bool = False, kept: KeptReplay | None = No
     or with ``fresh`` one played now."""
     digest = seed_digest(game.seed)
     checks = [Check(_("SHA-256 of the revealed seed"), digest == game.seed_sha256, game.seed_sha256, digest, "seed")]
+    for seed_check in registry.seed_checks():  # how another app made the seed (the daily's, a player's own)
+        if (found := seed_check(game)) is not None:
+            checks.append(Check(*found, "seed"))
     kept = kept if kept is not None and not fresh else kept_replay(game, fresh=fresh)
     if kept is None or kept.error or not kept.rows:
         error = kept.error if kept else ""

@@ -35,7 +35,7 @@ def test_the_daily_deal_number_comes_from_the_date_by_the_documented_formula():
     assert deals.deal_number_of(day + timedelta(days=1)) != expected
 
 
-def test_two_players_share_the_days_luck_and_only_the_first_daily_is_ranked():
+def test_two_players_share_the_days_deal_each_with_their_own_luck_and_only_the_first_daily_is_ranked():
     ada, bob = account("ada"), account("bob")
     today = deals.today()
     first = services.daily_start(owner=user_owner(ada), day=today)
@@ -43,22 +43,23 @@ def test_two_players_share_the_days_luck_and_only_the_first_daily_is_ranked():
     again = services.daily_start(owner=user_owner(ada), day=today)
     assert (first.origin, theirs.origin, again.origin) == ("daily", "daily", "practice")
     assert first.deal_number == theirs.deal_number == deals.deal_number_of(today)
-    assert first.seed == theirs.seed == DailySeed.objects.get(day=today).seed
-    assert again.seed != first.seed  # today's practice keeps the day's shared luck secret
-    # The same position shuffled with the same number of shuffles used deals alike for both.
+    day_seed = DailySeed.objects.get(day=today).seed
+    # Each ranked game's seed is made from the day's and its player's key (docs/RULES.md, "The daily deal").
+    assert first.seed == deals.player_seed(day_seed, f"user:{ada.pk}")
+    assert theirs.seed == deals.player_seed(day_seed, f"user:{bob.pk}")
+    assert len({first.seed, theirs.seed, day_seed, again.seed}) == 4  # today's practice has a secret seed of its own
+    # The same position shuffled with the same number of shuffles used deals differently for each.
     after = [
         act_on_service(owner, game, "shuffle").position
         for owner, game in ((user_owner(ada), first), (user_owner(bob), theirs))
     ]
-    assert after[0] == after[1]
-    # A game of the same deal with its own seed shuffles differently.
-    own = game_start(owner=user_owner(ada), deal_number=first.deal_number)
-    assert act_on_service(user_owner(ada), own, "shuffle").position != after[0]
-    assert act_on_service(user_owner(ada), again, "shuffle").position != after[0]
-    # A past day's practice plays that day's seed, revealed since.
+    assert after[0] != after[1]
+    assert act_on_service(user_owner(ada), again, "shuffle").position not in after
+    # A past day's practice plays the player's own seed of that day, revealed since.
     yesterday = today - timedelta(days=1)
     past = services.daily_start(owner=user_owner(ada), day=yesterday)
-    assert past.origin == "practice" and past.seed == DailySeed.objects.get(day=yesterday).seed
+    assert past.origin == "practice"
+    assert past.seed == deals.player_seed(DailySeed.objects.get(day=yesterday).seed, f"user:{ada.pk}")
 
 
 def test_the_daily_page_shows_the_seeds_digest_and_reveals_it_the_day_after(client):
@@ -255,7 +256,8 @@ def test_after_the_reveal_the_daily_page_shows_how_the_solver_played_the_days_de
     shown = parse_html(client.get(f"/daily/{yesterday.isoformat()}/")).find(id="solver-daily")
     ((start, followed),) = played
     # The day's deal, with the day's revealed seed, as a player who follows every hint.
-    assert (start.deal_number, start.seed) == (deals.deal_number_of(yesterday), int(services.seed_of(yesterday).seed))
+    solver_seed = int(deals.player_seed(services.seed_of(yesterday).seed, deals.SOLVER_KEY))
+    assert (start.deal_number, start.seed) == (deals.deal_number_of(yesterday), solver_seed)
     assert start.moves == 0 and followed.state.is_over
     assert shown["data-won"] == ("true" if followed.state.status is engine.Status.WON else "false")
     assert shown["data-moves"] == str(followed.state.moves)

@@ -118,4 +118,4 @@ def test_verifying_and_replaying_a_game_read_its_log_in_a_few_queries_whatever_i
         with CaptureQueriesContext(connection) as queries:
             assert game_verify(Game.objects.get(pk=game.pk)).ok
         counts.append(len(queries))
-    assert counts[0] == counts[1] < 10, counts
+    assert counts[0] == counts[1] < 11, counts  # (and the daily's check of a player's own seed)
