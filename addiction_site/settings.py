@@ -26,6 +26,8 @@ Environment variables (see README, "Deploy"):
       run by `manage.py db_worker`).
   ADDICTION_MAX_GAMES_IN_PROGRESS  games one player (account or guest) may have in progress (default 50).
   ADDICTION_MAX_PENDING_ANALYSES  analyses of one player's games that may wait for the worker at once (default 5).
+  ADDICTION_MAX_PENDING_ANALYSES_PER_ADDRESS  analyses of games from one address waiting at once (default 10).
+  ADDICTION_MAX_PENDING_SEARCHES_PER_ADDRESS  hints' searches asked from one address waiting at once (default 3).
   ADDICTION_REVIEW_TOP        the first places of a board a win enters only once reviewed (default 10; 0: none).
   ADDICTION_SQLITE_SYNCHRONOUS  NORMAL (default) or FULL, SQLite's durability.
   ADDICTION_PROXY_HOPS  how many proxies of ours append to X-Forwarded-For (default 0).
@@ -502,6 +504,10 @@ TASKS = {
 # or is refused (games/services.py, game_start).  Bounds what one player can store.
 ADDICTION_MAX_GAMES_IN_PROGRESS = int(os.environ.get("ADDICTION_MAX_GAMES_IN_PROGRESS", "50"))
 ADDICTION_MAX_PENDING_ANALYSES = int(os.environ.get("ADDICTION_MAX_PENDING_ANALYSES", "5"))
+# ...and of games started from one address (guests are many to an address), and the hints'
+# background searches one address may have waiting (games/background.py).
+ADDICTION_MAX_PENDING_ANALYSES_PER_ADDRESS = int(os.environ.get("ADDICTION_MAX_PENDING_ANALYSES_PER_ADDRESS", "10"))
+ADDICTION_MAX_PENDING_SEARCHES_PER_ADDRESS = int(os.environ.get("ADDICTION_MAX_PENDING_SEARCHES_PER_ADDRESS", "3"))
 # The review before the top (docs/RULES.md): a win that would enter a board's first this many
 # places waits for review unless the evidence on it clears it (records/selectors.py).
 ADDICTION_REVIEW_TOP = int(os.environ.get("ADDICTION_REVIEW_TOP", "10"))

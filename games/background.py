@@ -34,11 +34,11 @@ def position_key(position: engine.Position) -> str:
     return hashlib.sha256(str(position).encode()).hexdigest()
 
 
-def queue_work(model, **key) -> bool:
-    """Make sure the work ``key`` names (a :class:`~games.models.BackgroundWork`) is queued:
-    True when it must be enqueued now (it is new, or its claim went stale), False when it is
-    done or on its way."""
-    _row, created = model.objects.get_or_create(**key)
+def queue_work(model, defaults: dict | None = None, **key) -> bool:
+    """Make sure the work ``key`` names (a :class:`~games.models.BackgroundWork`) is queued, new
+    with ``defaults``: True when it must be enqueued now (it is new, or its claim went stale),
+    False when it is done or on its way."""
+    _row, created = model.objects.get_or_create(defaults=defaults, **key)
     if created:
         return True
     return bool(
@@ -76,15 +76,44 @@ def worth_analysing(game: Game) -> bool:
     "Analysis"): not a random deal given up without a move (nothing was played to judge, and
     drawing deals costs nothing), nor while its owner already has
     ``ADDICTION_MAX_PENDING_ANALYSES`` analyses waiting, so that one player's flood of games
-    waits behind nobody else's.  Either can still be asked for later, by the game's button.
+    waits behind nobody else's, nor while ``ADDICTION_MAX_PENDING_ANALYSES_PER_ADDRESS`` of the
+    games started from its address wait (guests are many to an address, addresses are not).
+    Either can still be asked for later, by the game's button.
     A win is always analysed: the evidence on it reads the solver's lines (games/review.py)."""
     if game.status == engine.Status.WON:  # its evidence waits for the solver's lines (games/review.py)
         return True
     if game.origin == Game.Origin.RANDOM and game.moves == 0:
         return False
     owner = Owner(user_id=game.owner_id, guest_token=game.guest_token)
-    waiting = Analysis.objects.exclude(state=Claimed.DONE).filter(game__in=owned_games(owner).values("pk"))
-    return waiting.count() < settings.ADDICTION_MAX_PENDING_ANALYSES
+    waiting = Analysis.objects.exclude(state=Claimed.DONE)
+    if waiting.filter(game__in=owned_games(owner).values("pk")).count() >= settings.ADDICTION_MAX_PENDING_ANALYSES:
+        return False
+    if not game.address_key:
+        return True
+    from_there = waiting.filter(game__address_key=game.address_key)
+    return from_there.count() < settings.ADDICTION_MAX_PENDING_ANALYSES_PER_ADDRESS
+
+
+PRIORITY_WIN = 50
+"""A win's analysis first: its evidence, and perhaps its place near the top of a board, wait on it."""
+PRIORITY_SEARCH = 20
+"""Then the search behind a stretch's first hint: its player is at the table."""
+PRIORITY_PLAYED = 10
+"""Then the analysis of a game with ``PLAYED_ACTIONS`` actions or more."""
+PRIORITY_BRIEF = 0
+"""Last, the analysis of a game with fewer (a deal tried and left), with the upkeep's own work."""
+PLAYED_ACTIONS = 20
+
+
+def analysis_priority(game_id: int) -> int:
+    """The priority of a game's analysis in the worker's queue (docs/RULES.md, "Analysis")."""
+    found = Game.objects.filter(pk=game_id).values_list("status", "version").first()
+    if found is None:
+        return PRIORITY_BRIEF
+    status, actions = found
+    if status == engine.Status.WON:
+        return PRIORITY_WIN
+    return PRIORITY_PLAYED if actions >= PLAYED_ACTIONS else PRIORITY_BRIEF
 
 
 def analysis_queue(game_id: int) -> bool:
@@ -170,12 +199,19 @@ def known_hint(position: engine.Position) -> engine.Hint | None:
     return engine.Hint.parse(move, position.variant.cols) if move else None
 
 
-def search_queue(position: engine.Position) -> bool:
-    """Ask for the background search for a win from ``position``: True when a task must be enqueued."""
+def search_queue(position: engine.Position, asked_from: str = "") -> bool:
+    """Ask for the background search for a win from ``position``, for a game started from the
+    address key ``asked_from``: True when a task must be enqueued.  Not while
+    ``ADDICTION_MAX_PENDING_SEARCHES_PER_ADDRESS`` searches that address asked for wait: its
+    hints then answer with what the request finds alone (docs/RULES.md, "Hints")."""
     key = position_key(position)
     if KnownStep.objects.filter(position=key).exists():
         return False
-    return queue_work(StretchSearch, position=key)
+    if asked_from and not StretchSearch.objects.filter(position=key).exists():
+        waiting = StretchSearch.objects.exclude(state=Claimed.DONE).filter(asked_from=asked_from)
+        if waiting.count() >= settings.ADDICTION_MAX_PENDING_SEARCHES_PER_ADDRESS:
+            return False
+    return queue_work(StretchSearch, position=key, defaults={"asked_from": asked_from})
 
 
 def stretch_search(notation: str, variant: str = engine.DEFAULT_VARIANT.key) -> bool:

@@ -442,9 +442,19 @@ class StretchSearch(BackgroundWork):
     position = models.CharField(max_length=64, primary_key=True, help_text=_("SHA-256 of the position's notation."))
     found = models.BooleanField(default=False, help_text=_("Whether the search found a winning line."))
     nodes = models.PositiveBigIntegerField(default=0)
+    asked_from = models.CharField(
+        max_length=32,
+        blank=True,
+        default="",
+        db_default="",
+        help_text=_("The address key of the game whose hint asked for it first (a cap per address)."),
+    )
 
     class Meta(BackgroundWork.Meta):
-        pass
+        indexes = [
+            *BackgroundWork.Meta.indexes,
+            models.Index(fields=["asked_from"], name="search_pending_by_address", condition=~Q(state="done")),
+        ]
 
     def __str__(self) -> str:
         return f"search from {self.position[:12]}: {self.state}"

@@ -23,4 +23,4 @@ def ask_for_analysis(sender, game, **kwargs) -> None:
 def ask_for_search(sender, game, position, **kwargs) -> None:
     # One background search a game's stretch: at its first hint (docs/RULES.md, "Hints").
     if cache.add(f"sought:{game.pk}:{game.shuffles_used}", 1, SOUGHT_SECONDS):
-        transaction.on_commit(partial(tasks.search_ask, position))
+        transaction.on_commit(partial(tasks.search_ask, position, game.address_key))

@@ -22,9 +22,10 @@ def search_stretch(notation: str, variant: str = engine.DEFAULT_VARIANT.key) -> 
 
 
 def analysis_ask(game_id: int) -> None:
-    """Ask for a finished game's analysis (docs/RULES.md, "Analysis")."""
+    """Ask for a finished game's analysis (docs/RULES.md, "Analysis"), at its priority: a win's
+    first, a played game's before a deal tried and left (games/background.py)."""
     if background.analysis_queue(game_id):
-        analyse_game.enqueue(game_id)
+        analyse_game.using(priority=background.analysis_priority(game_id)).enqueue(game_id)
 
 
 def analyses_ask_again(*, now, dry_run: bool = False) -> int:
@@ -37,7 +38,8 @@ def analyses_ask_again(*, now, dry_run: bool = False) -> int:
     return len(stale)
 
 
-def search_ask(position: engine.Position) -> None:
-    """Ask for the background search for a win from ``position`` (docs/RULES.md, "Hints")."""
-    if background.search_queue(position):
-        search_stretch.enqueue(str(position), position.variant.key)
+def search_ask(position: engine.Position, asked_from: str = "") -> None:
+    """Ask for the background search for a win from ``position`` (docs/RULES.md, "Hints"), for
+    a game started from the address key ``asked_from``."""
+    if background.search_queue(position, asked_from):
+        search_stretch.using(priority=background.PRIORITY_SEARCH).enqueue(str(position), position.variant.key)
