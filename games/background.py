@@ -102,18 +102,33 @@ PRIORITY_PLAYED = 10
 """Then the analysis of a game with ``PLAYED_ACTIONS`` actions or more."""
 PRIORITY_BRIEF = 0
 """Last, the analysis of a game with fewer (a deal tried and left), with the upkeep's own work."""
+PRIORITY_CROWDED = -10
+"""Below all of them, the work of an address that has work of the same kind waiting already:
+one address's flood goes behind everyone else's, one piece at a time."""
 PLAYED_ACTIONS = 20
 
 
 def analysis_priority(game_id: int) -> int:
     """The priority of a game's analysis in the worker's queue (docs/RULES.md, "Analysis")."""
-    found = Game.objects.filter(pk=game_id).values_list("status", "version").first()
+    found = Game.objects.filter(pk=game_id).values_list("status", "version", "address_key").first()
     if found is None:
         return PRIORITY_BRIEF
-    status, actions = found
+    status, actions, address_key = found
     if status == engine.Status.WON:
         return PRIORITY_WIN
+    waiting = Analysis.objects.exclude(state=Claimed.DONE).exclude(game_id=game_id)
+    if address_key and waiting.filter(game__address_key=address_key).exists():
+        return PRIORITY_CROWDED
     return PRIORITY_PLAYED if actions >= PLAYED_ACTIONS else PRIORITY_BRIEF
+
+
+def search_priority(position: engine.Position, asked_from: str) -> int:
+    """The priority of the search behind a hint: a player's first waiting one before played
+    games' analyses, any more from the same address after everything (docs/RULES.md, "Hints")."""
+    waiting = StretchSearch.objects.exclude(state=Claimed.DONE).exclude(position=position_key(position))
+    if asked_from and waiting.filter(asked_from=asked_from).exists():
+        return PRIORITY_CROWDED
+    return PRIORITY_SEARCH
 
 
 def analysis_queue(game_id: int) -> bool:

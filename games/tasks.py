@@ -42,4 +42,5 @@ def search_ask(position: engine.Position, asked_from: str = "") -> None:
     """Ask for the background search for a win from ``position`` (docs/RULES.md, "Hints"), for
     a game started from the address key ``asked_from``."""
     if background.search_queue(position, asked_from):
-        search_stretch.using(priority=background.PRIORITY_SEARCH).enqueue(str(position), position.variant.key)
+        priority = background.search_priority(position, asked_from)
+        search_stretch.using(priority=priority).enqueue(str(position), position.variant.key)
