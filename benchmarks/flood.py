@@ -64,6 +64,7 @@ def child_flood() -> None:
         from games import background
 
         background.PRIORITY_WIN = background.PRIORITY_SEARCH = background.PRIORITY_PLAYED = 0
+        background.PRIORITY_CROWDED = 0
     from django.test import Client
     from django_tasks_db.models import DBTaskResult
 
