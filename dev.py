@@ -38,7 +38,9 @@ def ensure_env(extras: str) -> None:
     if not PYTHON.exists():
         subprocess.run([sys.executable, "-m", "venv", str(VENV)], check=True)
     lock = ROOT / "requirements" / f"{extras or 'base'}.txt"
-    wanted = hashlib.sha256((ROOT / "pyproject.toml").read_bytes() + lock.read_bytes()).hexdigest()
+    # The compiled search core is built by the install (setup.py): its source changes it too.
+    built = [ROOT / "pyproject.toml", lock, ROOT / "setup.py", ROOT / "games" / "_searchcore.c"]
+    wanted = hashlib.sha256(b"".join(path.read_bytes() for path in built)).hexdigest()
     stamp = VENV / ".installed"
     if extras == "" and stamp.exists() and stamp.read_text().startswith("dev:"):
         return  # the dev lock includes everything the site needs, at the same versions

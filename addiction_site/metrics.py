@@ -25,7 +25,7 @@ from collections.abc import Callable, Iterator, Mapping
 import prometheus_client
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse, HttpResponseNotFound
-from prometheus_client import Counter, Histogram, multiprocess
+from prometheus_client import Counter, Gauge, Histogram, multiprocess
 from prometheus_client.core import GaugeMetricFamily
 from prometheus_client.registry import Collector
 
@@ -54,6 +54,12 @@ BACKGROUND_SECONDS = Histogram(
     buckets=(0.1, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300),
 )
 VERDICTS = Counter("addiction_verdicts_total", "Lost games' verdicts, by verdict", ["verdict"])
+SEARCH_CORE = Gauge(
+    "addiction_search_core",
+    "1 for the search core the solver runs: compiled, or python (the reference, slower)",
+    ["core"],
+    multiprocess_mode="max",
+)
 
 
 _pending: dict[str, Callable[[], Mapping[str, int]]] = {}

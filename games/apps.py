@@ -12,11 +12,12 @@ class GamesConfig(AppConfig):
 
     def ready(self) -> None:
         from addiction_site import metrics
-        from games import receivers, registry, tasks  # noqa: F401  (receivers: a game's end asks for its analysis)
+        from games import receivers, registry, solver, tasks  # noqa: F401  (receivers: a game's end asks for its analysis)
         from games.models import Analysis, StretchSearch
         from games.selectors import games_data, oldest_queued_seconds, pending_work
 
         registry.add_exporter("games", games_data)
+        metrics.SEARCH_CORE.labels(solver.CORE).set(1)  # which search core runs (games/solver.py)
         registry.add_chore("analyses asked for again", tasks.analyses_ask_again)
         metrics.count_pending("analysis", lambda: pending_work(Analysis), lambda: oldest_queued_seconds(Analysis))
         metrics.count_pending(

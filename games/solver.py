@@ -47,6 +47,7 @@ Move('KS', (0, 12), (0, 11))
 from __future__ import annotations
 
 import enum
+import os
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
@@ -98,6 +99,27 @@ _NEXT = tuple(c + 1 if c < len(CARD_TOKENS) and CARD_TOKENS[c][0] != "K" else -1
 # Which moves a search plays (see _moves): every move; a move into a run's frontier alone, and
 # a 2 leaving column 0 only to lock its 3 (greedy); every move but such a 2 (patient).
 _EVERY, _GREEDY, _PATIENT = 0, 1, 2
+
+
+def _load_core(wanted: str):
+    """The compiled search core (games/_searchcore.c, built by ``pip install`` where a C compiler
+    is), or None for the pure-Python search, the reference.  ``ADDICTION_SEARCH_CORE`` may ask
+    for either: "python", or "compiled", which fails loudly when it was not built."""
+    if wanted == "python":
+        return None
+    try:
+        from games import _searchcore  # type: ignore[attr-defined]
+    except ImportError:
+        if wanted == "compiled":
+            raise
+        return None
+    _searchcore.configure(len(ROW_STARTS) * STRIDE, _STRIDE, _WIDE, _GAP, _NEXT, _HEADS, _TWOS, _ROW_STARTS)
+    return _searchcore
+
+
+_core = _load_core(os.environ.get("ADDICTION_SEARCH_CORE", ""))
+CORE = "python" if _core is None else "compiled"
+"""Which search core runs: "compiled" or "python" (``manage.py check`` says it)."""
 _PROBE_SHARE = 4
 """A hint first spends up to a quarter of its budget on the patient search for a win."""
 
@@ -165,7 +187,7 @@ def advise(position: Position, shuffles_left: int, budget: int = DEFAULT_BUDGET)
     if probe.won == layout:
         return Advice(None, nodes)  # the game is over: there is nothing left to do
     if probe.won is not None:
-        return Advice(_line(probe.parents, probe.won)[0], nodes)
+        return Advice(_line(probe, probe.won)[0], nodes)
     budget -= nodes
     found = _explore(layout, budget, full, forced=_GREEDY)
     nodes += found.nodes
@@ -180,11 +202,11 @@ def advise(position: Position, shuffles_left: int, budget: int = DEFAULT_BUDGET)
             return Advice(None, nodes)
     target = found.won if found.won is not None else found.best
     if target != layout and (found.won is not None or not shuffles_left or found.gains_locked):
-        return Advice(_line(found.parents, target)[0], nodes)
+        return Advice(_line(found, target)[0], nodes)
     if shuffles_left:
         return Advice(SHUFFLE, nodes)
     if target != layout:
-        return Advice(_line(found.parents, target)[0], nodes)
+        return Advice(_line(found, target)[0], nodes)
     return Advice(None, nodes)
 
 
@@ -200,7 +222,7 @@ def solve(position: Position, budget: int = DEFAULT_BUDGET) -> SolveResult:
         found = _explore(layout, budget - nodes, full, forced=forced)
         nodes += found.nodes
         if found.won is not None:
-            return SolveResult(Verdict.WON, _line(found.parents, found.won), nodes)
+            return SolveResult(Verdict.WON, _line(found, found.won), nodes)
     verdict = Verdict.PROVED_LOST if found.complete else Verdict.UNKNOWN
     return SolveResult(verdict, [], nodes)
 
@@ -403,7 +425,10 @@ def follow_hints(
 
 
 class _Exploration(NamedTuple):
-    parents: dict
+    """What a search found: the line (as (card, source, gap) slots) to each position a caller
+    may play toward (the win, or the nearest best position), and what it saw."""
+
+    lines: dict
     best: bytes
     gains_locked: bool
     won: bytes | None
@@ -455,6 +480,16 @@ def _score(layout: bytes, runs, full: int) -> int:
 
 
 def _explore(layout: bytes, budget: int, full: int, *, forced: int) -> _Exploration:
+    """The search of :func:`_explore_python`, by the compiled core when it is the one in use
+    (``CORE``): the same answer, field for field (tests/engine/test_search_core.py)."""
+    if _core is None:
+        return _explore_python(layout, budget, full, forced=forced)
+    won, best, gains_locked, nodes, complete, won_line, best_line = _core.explore(layout, budget, full, forced)
+    lines = {best: best_line} if won is None else {won: won_line}
+    return _Exploration(lines, best, gains_locked, won, nodes, complete)
+
+
+def _explore_python(layout: bytes, budget: int, full: int, *, forced: int) -> _Exploration:
     """Depth-first search of the positions reachable from ``layout``, with a transposition table.
 
     It stops at the first win, or after expanding ``budget`` positions.  ``full`` is the run of
@@ -468,7 +503,7 @@ def _explore(layout: bytes, budget: int, full: int, *, forced: int) -> _Explorat
     # (Any: a parent entry is a tuple or None, and the search reads it without narrowing.)
     parents: dict[bytes, Any] = {layout: None}
     if start_locked == won_locked:
-        return _Exploration(parents, layout, False, layout, 0, True)
+        return _Exploration({layout: []}, layout, False, layout, 0, True)
     # The best positions other than the start: with no shuffle left, even a worse one beats giving up.
     best, best_score, best_locked = [layout], -1, start_locked
     stack = [(layout, runs, 0)]
@@ -495,7 +530,7 @@ def _explore(layout: bytes, budget: int, full: int, *, forced: int) -> _Explorat
             if src % _STRIDE == 0 or gap % _STRIDE == runs[gap // _STRIDE]:
                 child_runs = _runs_after(key, runs, src, gap)
                 if sum(child_runs) == won_locked:
-                    return _Exploration(parents, key, True, key, nodes, False)
+                    return _Exploration({key: _path(parents, key)}, key, True, key, nodes, False)
             else:
                 child_runs = runs
             score = score_of(key, child_runs, full)
@@ -509,7 +544,7 @@ def _explore(layout: bytes, budget: int, full: int, *, forced: int) -> _Explorat
         for _, key, child_runs in children:
             push((key, child_runs, depth))
     nearest = min(best, key=lambda key: parents[key][4] if parents[key] else 0)
-    return _Exploration(parents, nearest, best_locked > start_locked, None, nodes, not stack)
+    return _Exploration({nearest: _path(parents, nearest)}, nearest, best_locked > start_locked, None, nodes, not stack)
 
 
 def _moves(layout: bytes, runs, forced: int) -> list[tuple[int, int, int]]:
@@ -547,11 +582,16 @@ def _move(card: int, src: int, dst: int) -> Move:
     return Move(_TOKENS[card], divmod(src, _STRIDE), divmod(dst, _STRIDE), _WIDE)
 
 
-def _line(parents: dict, target: bytes) -> list[Move]:
-    """The moves that lead from the searched position to ``target``."""
-    line = []
+def _path(parents: dict, target: bytes) -> list[tuple[int, int, int]]:
+    """The (card, source, gap) slots of the moves from the searched position to ``target``."""
+    path = []
     while (step := parents[target]) is not None:
         target, card, src, dst, _ = step
-        line.append(_move(card, src, dst))
-    line.reverse()
-    return line
+        path.append((card, src, dst))
+    path.reverse()
+    return path
+
+
+def _line(found: _Exploration, target: bytes) -> list[Move]:
+    """The moves that lead from the searched position to ``target`` (the win, or the nearest best)."""
+    return [_move(card, src, dst) for card, src, dst in found.lines[target]]

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 from prometheus_client import REGISTRY
 
+from games import solver
 from tests.helpers import a_movable_slot, act, new_game
 
 pytestmark = pytest.mark.django_db
@@ -80,3 +81,4 @@ def test_the_background_work_not_done_is_read_from_the_database_at_each_scrape(c
     assert 'addiction_background_pending{kind="solver_daily",state="queued"} 0.0' in text
     assert 'addiction_background_oldest_seconds{kind="analysis"}' in text  # the queue's age
     assert 'addiction_background_oldest_seconds{kind="search"} 0.0' in text
+    assert f'addiction_search_core{{core="{solver.CORE}"}} 1.0' in text  # which search core runs
