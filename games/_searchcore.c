@@ -410,6 +410,208 @@ nomemory:
     return PyErr_NoMemory();
 }
 
+/* --------------------------------------------------------------------------- the deep search */
+
+/* The set of the hashes of positions seen (games/solver.py, ``_deep``): Python's own hash of
+   the bytes (``_Py_HashBytes``), so that two positions whose hashes meet are taken as seen
+   here exactly as in the reference. */
+typedef struct {
+    Py_hash_t *slots; /* -1 marks an empty slot; a hash of -1 is kept apart */
+    size_t size, count;
+    int has_minus_one;
+} HashSet;
+
+static int hashset_init(HashSet *set) {
+    set->size = 1 << 16;
+    set->count = 0;
+    set->has_minus_one = 0;
+    set->slots = malloc(set->size * sizeof(Py_hash_t));
+    if (!set->slots) return 0;
+    for (size_t i = 0; i < set->size; i++) set->slots[i] = -1;
+    return 1;
+}
+
+static size_t hashset_index(Py_hash_t h, size_t size) {
+    uint64_t x = (uint64_t)h * 0x9E3779B97F4A7C15ULL;
+    return (size_t)(x ^ (x >> 29)) & (size - 1);
+}
+
+/* Add ``h``: 1 if it was new, 0 if seen, -1 when memory runs out. */
+static int hashset_add(HashSet *set, Py_hash_t h) {
+    if (h == -1) {
+        if (set->has_minus_one) return 0;
+        set->has_minus_one = 1;
+        return 1;
+    }
+    if ((set->count + 1) * 2 > set->size) {
+        size_t size = set->size * 2;
+        Py_hash_t *slots = malloc(size * sizeof(Py_hash_t));
+        if (!slots) return -1;
+        for (size_t i = 0; i < size; i++) slots[i] = -1;
+        for (size_t i = 0; i < set->size; i++) {
+            if (set->slots[i] == -1) continue;
+            size_t j = hashset_index(set->slots[i], size);
+            while (slots[j] != -1) j = (j + 1) & (size - 1);
+            slots[j] = set->slots[i];
+        }
+        free(set->slots);
+        set->slots = slots;
+        set->size = size;
+    }
+    size_t i = hashset_index(h, set->size);
+    while (set->slots[i] != -1) {
+        if (set->slots[i] == h) return 0;
+        i = (i + 1) & (set->size - 1);
+    }
+    set->slots[i] = h;
+    set->count++;
+    return 1;
+}
+
+typedef struct {
+    unsigned char key[MAX_LAYOUT];
+    int runs[ROWS];
+    int32_t depth;
+    int card, src, gap;
+} DeepFrame;
+
+typedef struct {
+    int score;
+    unsigned char key[MAX_LAYOUT];
+    int runs[ROWS];
+    int card, src, gap;
+} DeepChild;
+
+static int deep_order(const DeepChild *x, const DeepChild *y) {
+    if (x->score != y->score) return x->score < y->score ? -1 : 1;
+    return memcmp(x->key, y->key, LEN);
+}
+
+/* deep(layout, budget, full, forced) -> (line or None, nodes): games/solver.py's ``_deep``. */
+static PyObject *deep(PyObject *self, PyObject *args) {
+    const unsigned char *start;
+    Py_ssize_t length;
+    long long budget;
+    int full, forced;
+    if (!PyArg_ParseTuple(args, "y#Lii", &start, &length, &budget, &full, &forced)) return NULL;
+    if (!configured || length != LEN) {
+        PyErr_SetString(PyExc_ValueError, "a layout of another size than the engine's, or no tables");
+        return NULL;
+    }
+    int runs[ROWS], won_locked = ROWS * full, locked = 0;
+    for (int r = 0; r < ROWS; r++) locked += runs[r] = run_of(start, ROW_START[r]);
+    if (locked == won_locked) return Py_BuildValue("([]i)", 0);
+    HashSet seen;
+    size_t stack_cap = 1024, stack_count = 1, path_cap = 256, path_count = 0;
+    DeepFrame *stack = malloc(stack_cap * sizeof(DeepFrame));
+    Move *path = malloc(path_cap * sizeof(Move));
+    if (!hashset_init(&seen) || !stack || !path) goto nomemory;
+    if (hashset_add(&seen, _Py_HashBytes(start, LEN)) < 0) goto nomemory;
+    memcpy(stack[0].key, start, LEN);
+    memcpy(stack[0].runs, runs, sizeof runs);
+    stack[0].depth = 0;
+    stack[0].card = stack[0].src = stack[0].gap = -1;
+    long long nodes = 0;
+    unsigned char where[256];
+    int gaps[GAPS];
+    Move moves[MAX_MOVES];
+    DeepChild children[MAX_MOVES];
+    while (stack_count && nodes < budget) {
+        DeepFrame frame = stack[--stack_count];
+        size_t keep = frame.depth > 1 ? (size_t)frame.depth - 1 : 0;
+        if (path_count > keep) path_count = keep;
+        if (frame.depth) {
+            if (path_count == path_cap) {
+                Move *grown = realloc(path, (path_cap *= 2) * sizeof(Move));
+                if (!grown) goto nomemory;
+                path = grown;
+            }
+            path[path_count++] = (Move){frame.card, frame.src, frame.gap};
+        }
+        nodes++;
+        int count = place_cards(frame.key, where, gaps);
+        count = moves_of(frame.key, frame.runs, forced, where, gaps, count, moves);
+        int kids = 0;
+        for (int m = 0; m < count; m++) {
+            Move move = moves[m];
+            DeepChild *child = &children[kids];
+            memcpy(child->key, frame.key, LEN);
+            child->key[move.gap] = (unsigned char)move.card;
+            child->key[move.src] = (unsigned char)GAP;
+            int added = hashset_add(&seen, _Py_HashBytes(child->key, LEN));
+            if (added < 0) goto nomemory;
+            if (!added) continue;
+            memcpy(child->runs, frame.runs, sizeof child->runs);
+            if (move.src % STRIDE == 0 || move.gap % STRIDE == frame.runs[move.gap / STRIDE]) {
+                child->runs[move.src / STRIDE] = run_of(child->key, move.src - move.src % STRIDE);
+                child->runs[move.gap / STRIDE] = run_of(child->key, move.gap - move.gap % STRIDE);
+                if (child->runs[0] + child->runs[1] + child->runs[2] + child->runs[3] == won_locked) {
+                    PyObject *line = PyList_New((Py_ssize_t)path_count + 1);
+                    if (!line) goto failed;
+                    for (size_t p = 0; p < path_count; p++) {
+                        PyObject *step = Py_BuildValue("(iii)", path[p].card, path[p].src, path[p].gap);
+                        if (!step) {
+                            Py_DECREF(line);
+                            goto failed;
+                        }
+                        PyList_SET_ITEM(line, (Py_ssize_t)p, step);
+                    }
+                    PyObject *last = Py_BuildValue("(iii)", move.card, move.src, move.gap);
+                    if (!last) {
+                        Py_DECREF(line);
+                        goto failed;
+                    }
+                    PyList_SET_ITEM(line, (Py_ssize_t)path_count, last);
+                    free(stack);
+                    free(path);
+                    free(seen.slots);
+                    return Py_BuildValue("(NL)", line, nodes);
+                }
+            }
+            child->score = score_of(child->key, child->runs, full, where, move.card, move.gap);
+            child->card = move.card;
+            child->src = move.src;
+            child->gap = move.gap;
+            kids++;
+        }
+        for (int i = 1; i < kids; i++) { /* a handful of children: insertion sort */
+            DeepChild child = children[i];
+            int j = i - 1;
+            while (j >= 0 && deep_order(&children[j], &child) > 0) {
+                children[j + 1] = children[j];
+                j--;
+            }
+            children[j + 1] = child;
+        }
+        if (stack_count + kids > stack_cap) {
+            while (stack_count + kids > stack_cap) stack_cap *= 2;
+            DeepFrame *grown = realloc(stack, stack_cap * sizeof(DeepFrame));
+            if (!grown) goto nomemory;
+            stack = grown;
+        }
+        for (int k = 0; k < kids; k++) {
+            DeepFrame *next = &stack[stack_count++];
+            memcpy(next->key, children[k].key, LEN);
+            memcpy(next->runs, children[k].runs, sizeof next->runs);
+            next->depth = frame.depth + 1;
+            next->card = children[k].card;
+            next->src = children[k].src;
+            next->gap = children[k].gap;
+        }
+    }
+    free(stack);
+    free(path);
+    free(seen.slots);
+    return Py_BuildValue("(OL)", Py_None, nodes);
+nomemory:
+    PyErr_NoMemory();
+failed:
+    free(stack);
+    free(path);
+    free(seen.slots);
+    return NULL;
+}
+
 /* configure(length, stride, wide, gap, next, heads, twos, row_starts): the engine's tables. */
 static PyObject *configure(PyObject *self, PyObject *args) {
     PyObject *next, *heads, *twos, *row_starts;
@@ -451,6 +653,7 @@ static PyObject *configure(PyObject *self, PyObject *args) {
 static PyMethodDef methods[] = {
     {"configure", configure, METH_VARARGS, "Give the search the engine's tables."},
     {"explore", explore, METH_VARARGS, "The solver's _explore, compiled."},
+    {"deep", deep, METH_VARARGS, "The solver's _deep, compiled."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -252,6 +252,14 @@ def search_win(position: Position, budget: int = DEEP_BUDGET) -> SolveResult:
 
 
 def _deep(layout: bytes, budget: int, full: int, forced: int) -> tuple[list[Move] | None, int]:
+    """The search of :func:`_deep_python`, by the compiled core when it is the one in use."""
+    if _core is None:
+        return _deep_python(layout, budget, full, forced)
+    path, nodes = _core.deep(layout, budget, full, forced)
+    return (None if path is None else [_move(card, src, gap) for card, src, gap in path]), nodes
+
+
+def _deep_python(layout: bytes, budget: int, full: int, forced: int) -> tuple[list[Move] | None, int]:
     """Depth-first search for a win, as :func:`_explore` orders it, keeping only the path;
     ``full`` is the run of a finished row (the variant's ``full_run``)."""
     runs = _runs(layout)

@@ -52,13 +52,35 @@ def test_both_cores_find_the_same_on_positions_of_every_variant(variant):
     assert compared == 360
 
 
+@pytest.mark.parametrize("variant", list(engine.VARIANTS.values()), ids=lambda variant: variant.key)
+def test_both_cores_search_as_deep_alike_on_positions_of_every_variant(variant):
+    """The background search's (``_deep``, behind ``search_win``): the same line and count."""
+    compared = 0
+    for rng, position in positions(variant, 60, seed=43):
+        for forced in (solver._GREEDY, solver._PATIENT):
+            budget = rng.choice((*BUDGETS, 5000))
+            reference = solver._deep_python(position.layout, budget, position.variant.full_run, forced)
+            compiled = solver._deep(position.layout, budget, position.variant.full_run, forced)
+            assert compiled == reference, (str(position), budget, forced)
+            compared += 1
+    assert compared == 120
+
+
 def test_the_hints_and_the_verdicts_are_the_same_with_either_core(monkeypatch):
     rng = random.Random(5)
     for variant in engine.VARIANTS.values():
         for _, position in positions(variant, 10, seed=rng.randrange(10**6)):
-            compiled = (solver.advise(position, 1, 3000), solver.solve(position, 3000))
+            compiled = (
+                solver.advise(position, 1, 3000),
+                solver.solve(position, 3000),
+                solver.search_win(position, 3000),
+            )
             monkeypatch.setattr(solver, "_core", None)
-            reference = (solver.advise(position, 1, 3000), solver.solve(position, 3000))
+            reference = (
+                solver.advise(position, 1, 3000),
+                solver.solve(position, 3000),
+                solver.search_win(position, 3000),
+            )
             monkeypatch.undo()
             assert compiled == reference, str(position)
 
@@ -66,3 +88,5 @@ def test_the_hints_and_the_verdicts_are_the_same_with_either_core(monkeypatch):
 def test_the_core_refuses_a_layout_of_another_size():
     with pytest.raises(ValueError):
         solver._core.explore(b"\x00" * 10, 10, 13, 0)
+    with pytest.raises(ValueError):
+        solver._core.deep(b"\x00" * 10, 10, 13, 1)
