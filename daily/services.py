@@ -19,7 +19,7 @@ from django.utils.translation import gettext as _
 from addiction_site.ownership import Owner
 from daily import deals
 from daily.models import DailySeed, PlayerSeed, SolverDaily
-from daily.selectors import next_is_ranked
+from daily.selectors import next_is_ranked, seed_made
 from games import engine, solver
 from games.background import claim_work, queue_work
 from games.models import Claimed, Game, daily_revealed
@@ -93,7 +93,10 @@ def seed_check(game: Game) -> tuple[str, bool, str, str] | None:
     kept = PlayerSeed.objects.filter(game_id=game.pk).first()
     if kept is None or not daily_revealed(kept.day):
         return None
-    made = deals.player_seed(seed_of(kept.day).seed, kept.player_key)
+    day_seed = seed_made(kept.day)  # made when the game was dealt: read only, a page writes nothing
+    if day_seed is None:
+        return None
+    made = deals.player_seed(day_seed.seed, kept.player_key)
     label = _("The seed made from the day's seed and the player's key (%(key)s)") % {"key": kept.player_key}
     return str(label), made == game.seed, game.seed, made
 
