@@ -79,8 +79,9 @@ def worth_analysing(game: Game) -> bool:
     waits behind nobody else's, nor while ``ADDICTION_MAX_PENDING_ANALYSES_PER_ADDRESS`` of the
     games started from its address wait (guests are many to an address, addresses are not).
     Either can still be asked for later, by the game's button.
-    A win is always analysed: the evidence on it reads the solver's lines (games/review.py)."""
-    if game.status == engine.Status.WON:  # its evidence waits for the solver's lines (games/review.py)
+    A win is always analysed, the evidence on it reads the solver's lines (games/review.py), but
+    not one a hint helped to: it is never ranked, and hints make wins cheap to flood with."""
+    if game.status == engine.Status.WON and not game.assisted:  # its evidence waits for the solver's lines
         return True
     if game.origin == Game.Origin.RANDOM and game.moves == 0:
         return False
@@ -110,11 +111,11 @@ PLAYED_ACTIONS = 20
 
 def analysis_priority(game_id: int) -> int:
     """The priority of a game's analysis in the worker's queue (docs/RULES.md, "Analysis")."""
-    found = Game.objects.filter(pk=game_id).values_list("status", "version", "address_key").first()
+    found = Game.objects.filter(pk=game_id).values_list("status", "version", "address_key", "assisted").first()
     if found is None:
         return PRIORITY_BRIEF
-    status, actions, address_key = found
-    if status == engine.Status.WON:
+    status, actions, address_key, assisted = found
+    if status == engine.Status.WON and not assisted:  # a hinted win is never ranked: no evidence waits on it
         return PRIORITY_WIN
     waiting = Analysis.objects.exclude(state=Claimed.DONE).exclude(game_id=game_id)
     if address_key and waiting.filter(game__address_key=address_key).exists():

@@ -90,3 +90,19 @@ def test_a_deal_tried_and_left_waits_behind_a_played_game():
     Game.objects.filter(pk=one.pk).update(version=3, status="lost")
     Game.objects.filter(pk=two.pk).update(version=background.PLAYED_ACTIONS, status="lost")
     assert background.analysis_priority(one.pk) < background.analysis_priority(two.pk) < background.PRIORITY_SEARCH
+
+
+def test_a_win_a_hint_helped_to_waits_in_line_and_under_the_caps_like_any_played_game():
+    game = new_game(Client(), deal_number=13)
+    Game.objects.filter(pk=game.pk).update(status="won", version=background.PLAYED_ACTIONS, assisted=True)
+    assert background.analysis_priority(game.pk) == background.PRIORITY_PLAYED
+    Game.objects.filter(pk=game.pk).update(assisted=False)
+    assert background.analysis_priority(game.pk) == background.PRIORITY_WIN
+    won = Game.objects.get(pk=game.pk)
+    won.assisted = True
+    for number in range(10):  # the address's cap, filled by games of its own
+        other = new_game(Client(), deal_number=20 + number)
+        Analysis.objects.create(game=other)
+    assert background.worth_analysing(won) is False
+    won.assisted = False
+    assert background.worth_analysing(won) is True
