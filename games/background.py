@@ -81,18 +81,28 @@ def worth_analysing(game: Game) -> bool:
     Either can still be asked for later, by the game's button.
     A win is always analysed, the evidence on it reads the solver's lines (games/review.py), but
     not one a hint helped to: it is never ranked, and hints make wins cheap to flood with."""
-    if game.status == engine.Status.WON and not game.assisted:  # its evidence waits for the solver's lines
+    if _evidence_waits(game.status, game.assisted):
         return True
     if game.origin == Game.Origin.RANDOM and game.moves == 0:
         return False
     owner = Owner(user_id=game.owner_id, guest_token=game.guest_token)
-    waiting = Analysis.objects.exclude(state=Claimed.DONE)
-    if waiting.filter(game__in=owned_games(owner).values("pk")).count() >= settings.ADDICTION_MAX_PENDING_ANALYSES:
+    waiting = _waiting_analyses().filter(game__in=owned_games(owner).values("pk"))
+    if waiting.count() >= settings.ADDICTION_MAX_PENDING_ANALYSES:
         return False
     if not game.address_key:
         return True
-    from_there = waiting.filter(game__address_key=game.address_key)
+    from_there = _waiting_analyses().filter(game__address_key=game.address_key)
     return from_there.count() < settings.ADDICTION_MAX_PENDING_ANALYSES_PER_ADDRESS
+
+
+def _evidence_waits(status: str, assisted: bool) -> bool:
+    """Whether a finished game is a win whose evidence waits for its analysis (games/review.py):
+    one no hint helped to, since a hinted win is never ranked."""
+    return status == engine.Status.WON and not assisted
+
+
+def _waiting_analyses():
+    return Analysis.objects.exclude(state=Claimed.DONE)
 
 
 PRIORITY_WIN = 50
@@ -115,9 +125,9 @@ def analysis_priority(game_id: int) -> int:
     if found is None:
         return PRIORITY_BRIEF
     status, actions, address_key, assisted = found
-    if status == engine.Status.WON and not assisted:  # a hinted win is never ranked: no evidence waits on it
+    if _evidence_waits(status, assisted):
         return PRIORITY_WIN
-    waiting = Analysis.objects.exclude(state=Claimed.DONE).exclude(game_id=game_id)
+    waiting = _waiting_analyses().exclude(game_id=game_id)
     if address_key and waiting.filter(game__address_key=address_key).exists():
         return PRIORITY_CROWDED
     return PRIORITY_PLAYED if actions >= PLAYED_ACTIONS else PRIORITY_BRIEF
