@@ -75,11 +75,15 @@ static inline uint64_t hash_after(uint64_t h, int card, int src, int gap) {
     return h ^ ZOBRIST_CARD[src][card] ^ ZOBRIST_GAP[src] ^ ZOBRIST_GAP[gap] ^ ZOBRIST_CARD[gap][card];
 }
 
-static int seen_init(Seen *seen) {
-    seen->capacity = 1024;
+/* A table for a search of ``budget`` positions: room at first for about two children a position
+   (what searches from deals see), so that a search seldom grows it; at most 4M slots at once. */
+static int seen_init(Seen *seen, long long budget) {
+    size_t size = 4096;
+    while (size < 4 * (size_t)(budget < 0 ? 0 : budget) && size < ((size_t)1 << 22)) size *= 2;
+    seen->capacity = size / 2;
     seen->count = 0;
     seen->entries = malloc(seen->capacity * sizeof(Entry));
-    seen->table_size = 4096;
+    seen->table_size = size;
     seen->table = calloc(seen->table_size, sizeof(uint64_t));
     return seen->entries && seen->table;
 }
@@ -311,7 +315,7 @@ static PyObject *explore(PyObject *self, PyObject *args) {
         return NULL;
     }
     Seen seen;
-    if (!seen_init(&seen)) {
+    if (!seen_init(&seen, budget)) {
         seen_free(&seen);
         return PyErr_NoMemory();
     }
@@ -361,12 +365,17 @@ static PyObject *explore(PyObject *self, PyObject *args) {
         place_cards(lay, where);
         int count = moves_of(lay, frame.runs, forced, where, frame.gaps, moves);
         int kids = 0;
+        uint64_t hashes[MAX_MOVES];
+        for (int m = 0; m < count; m++) { /* the children's slots of the table, fetched together */
+            hashes[m] = hash_after(parent_hash, moves[m].card, moves[m].src, moves[m].gap);
+            __builtin_prefetch(&seen.table[hashes[m] & (seen.table_size - 1)]);
+        }
         for (int m = 0; m < count; m++) {
             Move move = moves[m];
             memcpy(key, seen.entries[frame.entry].key, LEN);
             key[move.gap] = (unsigned char)move.card;
             key[move.src] = (unsigned char)GAP;
-            uint64_t h = hash_after(parent_hash, move.card, move.src, move.gap);
+            uint64_t h = hashes[m];
             int64_t found = seen_find(&seen, key, h);
             if (found >= 0) {
                 Entry *entry = &seen.entries[found];
