@@ -18,7 +18,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define MAX_LAYOUT 64
+#define LEN 56 /* a layout's bytes: 4 rows of 14 (games/engine.py, STRIDE); constant, so that copies and
+                  comparisons of positions compile to a few vector instructions */
+#define CARDS 64 /* card codes are below this */
 #define ROWS 4
 #define GAPS 4
 #define MAX_MOVES 16
@@ -26,14 +28,18 @@
 enum { EVERY = 0, GREEDY = 1, PATIENT = 2 };
 
 static int configured = 0;
-static int LEN, STRIDE, WIDE, GAP;
+static int STRIDE, WIDE, GAP;
 static int NEXT[256];
 static unsigned char HEAD[256];
 static int TWOS[4];
 static int ROW_START[ROWS];
+/* Zobrist hashing: a position's hash is the XOR of a random word for each card's slot and each
+   gap's, so that a move updates its parent's hash with four XORs instead of reading 56 bytes. */
+static uint64_t ZOBRIST_CARD[LEN][CARDS], ZOBRIST_GAP[LEN];
 
 typedef struct {
-    unsigned char key[MAX_LAYOUT];
+    unsigned char key[LEN];
+    uint64_t hash;
     int32_t parent; /* index of the parent entry, -1 for the start */
     int32_t depth;
     unsigned char card, src, gap;
@@ -46,24 +52,38 @@ typedef struct {
     size_t table_size;
 } Seen;
 
-static uint64_t hash_key(const unsigned char *key) {
-    uint64_t h = 0x243F6A8885A308D3ULL; /* a word at a time, multiplied and folded */
-    int i = 0;
-    for (; i + 8 <= LEN; i += 8) {
-        uint64_t word;
-        memcpy(&word, key + i, 8);
-        h = (h ^ word) * 0x9E3779B97F4A7C15ULL;
-        h ^= h >> 29;
-    }
-    for (; i < LEN; i++) h = (h ^ key[i]) * 0x100000001B3ULL;
-    return h ^ (h >> 32);
+static uint64_t splitmix64(uint64_t *state) {
+    uint64_t z = (*state += 0x9E3779B97F4A7C15ULL);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return z ^ (z >> 31);
 }
 
-static int seen_init(Seen *seen) {
-    seen->capacity = 1024;
+static uint64_t hash_layout(const unsigned char *layout) {
+    uint64_t h = 0;
+    for (int i = 0; i < LEN; i++) {
+        if (layout[i] == GAP)
+            h ^= ZOBRIST_GAP[i];
+        else if (layout[i] < CARDS)
+            h ^= ZOBRIST_CARD[i][layout[i]];
+    }
+    return h;
+}
+
+/* The hash of the child where ``card`` moved from ``src`` to ``gap``. */
+static inline uint64_t hash_after(uint64_t h, int card, int src, int gap) {
+    return h ^ ZOBRIST_CARD[src][card] ^ ZOBRIST_GAP[src] ^ ZOBRIST_GAP[gap] ^ ZOBRIST_CARD[gap][card];
+}
+
+/* A table for a search of ``budget`` positions: room at first for about two children a position
+   (what searches from deals see), so that a search seldom grows it; at most 4M slots at once. */
+static int seen_init(Seen *seen, long long budget) {
+    size_t size = 4096;
+    while (size < 4 * (size_t)(budget < 0 ? 0 : budget) && size < ((size_t)1 << 22)) size *= 2;
+    seen->capacity = size / 2;
     seen->count = 0;
     seen->entries = malloc(seen->capacity * sizeof(Entry));
-    seen->table_size = 4096;
+    seen->table_size = size;
     seen->table = calloc(seen->table_size, sizeof(uint64_t));
     return seen->entries && seen->table;
 }
@@ -71,6 +91,17 @@ static int seen_init(Seen *seen) {
 static void seen_free(Seen *seen) {
     free(seen->entries);
     free(seen->table);
+}
+
+static inline int same_layout(const unsigned char *a, const unsigned char *b) {
+    uint64_t diff = 0;
+    for (int i = 0; i < LEN; i += 8) {
+        uint64_t x, y;
+        memcpy(&x, a + i, 8);
+        memcpy(&y, b + i, 8);
+        diff |= x ^ y;
+    }
+    return !diff;
 }
 
 /* The entry of ``key``, or -1. */
@@ -81,7 +112,7 @@ static int64_t seen_find(const Seen *seen, const unsigned char *key, uint64_t h)
         uint64_t slot = seen->table[i];
         if (!slot) return -1;
         int64_t e = (int64_t)(slot >> 32) - 1;
-        if ((uint32_t)slot == tag && !memcmp(seen->entries[e].key, key, LEN)) return e;
+        if ((uint32_t)slot == tag && same_layout(seen->entries[e].key, key)) return e;
         i = (i + 1) & mask;
     }
 }
@@ -99,7 +130,7 @@ static int seen_grow(Seen *seen) {
         uint64_t *table = calloc(size, sizeof(uint64_t));
         if (!table) return 0;
         for (size_t e = 0; e < seen->count; e++) {
-            uint64_t h = hash_key(seen->entries[e].key);
+            uint64_t h = seen->entries[e].hash;
             size_t i = h & mask;
             while (table[i]) i = (i + 1) & mask;
             table[i] = ((uint64_t)(e + 1) << 32) | (h >> 32);
@@ -118,6 +149,7 @@ static int64_t seen_add(Seen *seen, const unsigned char *key, uint64_t h, int32_
     size_t e = seen->count++, mask = seen->table_size - 1, i = h & mask;
     Entry *entry = &seen->entries[e];
     memcpy(entry->key, key, LEN);
+    entry->hash = h;
     entry->parent = parent;
     entry->depth = depth;
     entry->card = (unsigned char)card;
@@ -135,14 +167,11 @@ static int run_of(const unsigned char *layout, int start) {
     return i - start;
 }
 
-/* Where each card of ``layout`` is (255: not on the table), and its gaps in order: one scan. */
-static int place_cards(const unsigned char *layout, unsigned char *where, int *gaps) {
-    int count = 0;
-    memset(where, 255, 256);
-    for (int i = LEN - 1; i >= 0; i--) where[layout[i]] = (unsigned char)i; /* the first of each value */
-    for (int i = 0; i < LEN && count < GAPS; i++)
-        if (layout[i] == GAP) gaps[count++] = i;
-    return count;
+/* Where each card of ``layout`` is.  Every position of a search holds the same cards, so a
+   value that is on no table of it keeps the 255 (not on the table) it was given at the start;
+   the gap's and the wall's entries are never read. */
+static void place_cards(const unsigned char *layout, unsigned char *where) {
+    for (int i = 0; i < LEN; i++) where[layout[i]] = (unsigned char)i;
 }
 
 /* The first slot of ``value`` in the child of a position whose cards are ``where``, after ``card``
@@ -177,9 +206,9 @@ typedef struct {
 } Move;
 
 static int moves_of(const unsigned char *layout, const int *runs, int forced, const unsigned char *where,
-                    const int *gaps, int gap_count, Move *moves) {
+                    const unsigned char *gaps, Move *moves) {
     int count = 0;
-    for (int g = 0; g < gap_count; g++) {
+    for (int g = 0; g < GAPS; g++) {
         int gap = gaps[g];
         int col = gap % STRIDE;
         if (col) {
@@ -207,6 +236,7 @@ typedef struct {
     int score;
     int64_t entry;
     int runs[ROWS];
+    unsigned char gaps[GAPS];
 } Child;
 
 static int child_order(const void *a, const void *b, const Seen *seen) {
@@ -231,7 +261,21 @@ typedef struct {
     int64_t entry;
     int runs[ROWS];
     int32_t depth;
+    unsigned char gaps[GAPS]; /* the position's gaps, in the order of their slots */
 } Frame;
+
+/* The gaps of the child where a card moved from ``src`` into ``gap``, in order. */
+static void gaps_after(const unsigned char *gaps, int src, int gap, unsigned char *out) {
+    int n = 0;
+    for (int g = 0; g < GAPS; g++)
+        if (gaps[g] != gap) out[n++] = gaps[g];
+    int i = n;
+    while (i > 0 && out[i - 1] > src) {
+        out[i] = out[i - 1];
+        i--;
+    }
+    out[i] = (unsigned char)src;
+}
 
 /* The moves from the start to entry ``e``, as a list of (card, source, gap). */
 static PyObject *line_to(const Seen *seen, int64_t e) {
@@ -271,13 +315,21 @@ static PyObject *explore(PyObject *self, PyObject *args) {
         return NULL;
     }
     Seen seen;
-    if (!seen_init(&seen)) {
+    if (!seen_init(&seen, budget)) {
         seen_free(&seen);
         return PyErr_NoMemory();
     }
-    int runs[ROWS], won_locked = ROWS * full, start_locked = 0;
+    int runs[ROWS], won_locked = ROWS * full, start_locked = 0, gap_count = 0;
+    unsigned char start_gaps[GAPS];
+    for (int i = 0; i < LEN; i++)
+        if (start[i] == GAP && gap_count++ < GAPS) start_gaps[gap_count - 1] = (unsigned char)i;
+    if (gap_count != GAPS) {
+        seen_free(&seen);
+        PyErr_Format(PyExc_ValueError, "a layout has %d gaps, not %d", GAPS, gap_count);
+        return NULL;
+    }
     for (int r = 0; r < ROWS; r++) start_locked += runs[r] = run_of(start, ROW_START[r]);
-    seen_add(&seen, start, hash_key(start), -1, 0, 0, 0, 0);
+    seen_add(&seen, start, hash_layout(start), -1, 0, 0, 0, 0);
     PyObject *result = NULL;
     if (start_locked == won_locked) {
         PyObject *key = key_bytes(&seen, 0);
@@ -296,10 +348,11 @@ static PyObject *explore(PyObject *self, PyObject *args) {
     stack[0].entry = 0;
     memcpy(stack[0].runs, runs, sizeof runs);
     stack[0].depth = 0;
+    memcpy(stack[0].gaps, start_gaps, GAPS);
     long long nodes = 0;
     int64_t won = -1;
-    unsigned char key[MAX_LAYOUT], where[256];
-    int gaps[GAPS];
+    unsigned char key[LEN], where[256];
+    memset(where, 255, sizeof where);
     Move moves[MAX_MOVES];
     Child children[MAX_MOVES];
     while (stack_count) {
@@ -308,15 +361,21 @@ static PyObject *explore(PyObject *self, PyObject *args) {
         nodes++;
         int32_t depth = frame.depth + 1;
         const unsigned char *lay = seen.entries[frame.entry].key;
-        int count = place_cards(lay, where, gaps);
-        count = moves_of(lay, frame.runs, forced, where, gaps, count, moves);
+        uint64_t parent_hash = seen.entries[frame.entry].hash;
+        place_cards(lay, where);
+        int count = moves_of(lay, frame.runs, forced, where, frame.gaps, moves);
         int kids = 0;
+        uint64_t hashes[MAX_MOVES];
+        for (int m = 0; m < count; m++) { /* the children's slots of the table, fetched together */
+            hashes[m] = hash_after(parent_hash, moves[m].card, moves[m].src, moves[m].gap);
+            __builtin_prefetch(&seen.table[hashes[m] & (seen.table_size - 1)]);
+        }
         for (int m = 0; m < count; m++) {
             Move move = moves[m];
             memcpy(key, seen.entries[frame.entry].key, LEN);
             key[move.gap] = (unsigned char)move.card;
             key[move.src] = (unsigned char)GAP;
-            uint64_t h = hash_key(key);
+            uint64_t h = hashes[m];
             int64_t found = seen_find(&seen, key, h);
             if (found >= 0) {
                 Entry *entry = &seen.entries[found];
@@ -358,6 +417,7 @@ static PyObject *explore(PyObject *self, PyObject *args) {
             children[kids].score = score;
             children[kids].entry = e;
             memcpy(children[kids].runs, child_runs, sizeof child_runs);
+            gaps_after(frame.gaps, move.src, move.gap, children[kids].gaps);
             kids++;
         }
         if (kids > 1) sort_children(children, kids, &seen);
@@ -371,6 +431,7 @@ static PyObject *explore(PyObject *self, PyObject *args) {
             stack[stack_count].entry = children[k].entry;
             memcpy(stack[stack_count].runs, children[k].runs, sizeof children[k].runs);
             stack[stack_count].depth = depth;
+            memcpy(stack[stack_count].gaps, children[k].gaps, GAPS);
             stack_count++;
         }
     }
@@ -469,7 +530,7 @@ static int hashset_add(HashSet *set, Py_hash_t h) {
 }
 
 typedef struct {
-    unsigned char key[MAX_LAYOUT];
+    unsigned char key[LEN];
     int runs[ROWS];
     int32_t depth;
     int card, src, gap;
@@ -477,7 +538,7 @@ typedef struct {
 
 typedef struct {
     int score;
-    unsigned char key[MAX_LAYOUT];
+    unsigned char key[LEN];
     int runs[ROWS];
     int card, src, gap;
 } DeepChild;
@@ -512,8 +573,8 @@ static PyObject *deep(PyObject *self, PyObject *args) {
     stack[0].depth = 0;
     stack[0].card = stack[0].src = stack[0].gap = -1;
     long long nodes = 0;
-    unsigned char where[256];
-    int gaps[GAPS];
+    unsigned char where[256], gaps[GAPS];
+    memset(where, 255, sizeof where);
     Move moves[MAX_MOVES];
     DeepChild children[MAX_MOVES];
     while (stack_count && nodes < budget) {
@@ -529,8 +590,10 @@ static PyObject *deep(PyObject *self, PyObject *args) {
             path[path_count++] = (Move){frame.card, frame.src, frame.gap};
         }
         nodes++;
-        int count = place_cards(frame.key, where, gaps);
-        count = moves_of(frame.key, frame.runs, forced, where, gaps, count, moves);
+        place_cards(frame.key, where);
+        for (int i = 0, g = 0; i < LEN && g < GAPS; i++)
+            if (frame.key[i] == GAP) gaps[g++] = (unsigned char)i;
+        int count = moves_of(frame.key, frame.runs, forced, where, gaps, moves);
         int kids = 0;
         for (int m = 0; m < count; m++) {
             Move move = moves[m];
@@ -615,9 +678,10 @@ failed:
 /* configure(length, stride, wide, gap, next, heads, twos, row_starts): the engine's tables. */
 static PyObject *configure(PyObject *self, PyObject *args) {
     PyObject *next, *heads, *twos, *row_starts;
-    if (!PyArg_ParseTuple(args, "iiiiOOOO", &LEN, &STRIDE, &WIDE, &GAP, &next, &heads, &twos, &row_starts))
+    int length;
+    if (!PyArg_ParseTuple(args, "iiiiOOOO", &length, &STRIDE, &WIDE, &GAP, &next, &heads, &twos, &row_starts))
         return NULL;
-    if (LEN > MAX_LAYOUT || PySequence_Size(next) != 256 || PySequence_Size(twos) != 4 ||
+    if (length != LEN || PySequence_Size(next) != 256 || PySequence_Size(twos) != 4 ||
         PySequence_Size(row_starts) != ROWS) {
         PyErr_SetString(PyExc_ValueError, "tables of another shape than the search core's");
         return NULL;
@@ -646,6 +710,11 @@ static PyObject *configure(PyObject *self, PyObject *args) {
         Py_DECREF(row);
     }
     if (PyErr_Occurred()) return NULL;
+    uint64_t state = 43; /* any fixed seed: the hashes order nothing the caller sees */
+    for (int i = 0; i < LEN; i++) {
+        for (int c = 0; c < CARDS; c++) ZOBRIST_CARD[i][c] = splitmix64(&state);
+        ZOBRIST_GAP[i] = splitmix64(&state);
+    }
     configured = 1;
     Py_RETURN_NONE;
 }

@@ -12,7 +12,7 @@ class GamesConfig(AppConfig):
 
     def ready(self) -> None:
         from addiction_site import metrics
-        from games import receivers, registry, solver, tasks  # noqa: F401  (receivers: a game's end asks for its analysis)
+        from games import checks, receivers, registry, solver, tasks  # noqa: F401  (receivers: a game's end asks for its analysis)
         from games.models import Analysis, StretchSearch
         from games.selectors import games_data, oldest_queued_seconds, pending_work
 
