@@ -20,8 +20,11 @@ Environment variables (see README, "Deploy"):
   ADDICTION_DATA_DIR    where the SQLite file lives (default: ./var).
   ADDICTION_IDLE_CAP_SECONDS  the most one pause between two actions adds to a game's time.
   ADDICTION_ANALYSIS_BUDGET  positions each search of a finished game's analysis may visit (default 200000).
-  ADDICTION_DEEP_BUDGET  positions the background search for a win from a hinted position may visit
-      (default 1000000).
+  ADDICTION_DEEP_BUDGET  positions the background search for a win from a stretch's start, or from
+      where a hint leads, may visit (default 1000000).
+  ADDICTION_REQUEST_SEARCH_BUDGET  positions a hint's request may spend on that search itself before
+      its own (default 100000 with the compiled search core, 0 with the pure-Python one).
+  ADDICTION_SEARCHES_PER_STRETCH  background searches a game's stretch may ask for (default 4).
   ADDICTION_TASKS_BACKEND  the tasks backend (default django_tasks_db.DatabaseBackend: a table,
       run by `manage.py db_worker`).
   ADDICTION_MAX_GAMES_IN_PROGRESS  games one player (account or guest) may have in progress (default 50).
@@ -494,6 +497,11 @@ ADDICTION_DAILY_REVEAL_GRACE_SECONDS = int(os.environ.get("ADDICTION_DAILY_REVEA
 # `manage.py db_worker` takes one by one; the tests run each task at once.
 ADDICTION_ANALYSIS_BUDGET = int(os.environ.get("ADDICTION_ANALYSIS_BUDGET", "200000"))
 ADDICTION_DEEP_BUDGET = int(os.environ.get("ADDICTION_DEEP_BUDGET", "1000000"))
+# None: the solver's own default for its core (games/solver.py, REQUEST_SEARCH_BUDGET).
+ADDICTION_REQUEST_SEARCH_BUDGET = (
+    int(os.environ["ADDICTION_REQUEST_SEARCH_BUDGET"]) if os.environ.get("ADDICTION_REQUEST_SEARCH_BUDGET") else None
+)
+ADDICTION_SEARCHES_PER_STRETCH = int(os.environ.get("ADDICTION_SEARCHES_PER_STRETCH", "4"))
 TASKS = {
     "default": {
         "BACKEND": os.environ.get("ADDICTION_TASKS_BACKEND", "django_tasks_db.DatabaseBackend"),

@@ -1,7 +1,8 @@
 """Hint strength (issues 11 and 27): how many games following the hints wins, and how fast they answer.
 
-Run: python benchmarks/hint_strength.py [--tuning 1:200] [--holdout 500000:1000] [--deep-budget N]
-     [--budget N] [--processes 2] [--seed 2026] [--variant addiction] [--save FILE] [--paired FILE]
+Run: python benchmarks/hint_strength.py [--as-site] [--tuning 1:200] [--holdout 500000:1000] [--deep-budget N]
+     [--budget N] [--search-budget N] [--processes 2] [--seed 2026] [--variant addiction] [--save FILE]
+     [--paired FILE] [--seeds-from N]
 
 Two sets of deals, every time: the deals the search was tuned on (--tuning) and a hold-out
 that nothing is ever chosen on (--holdout, far from them; at least 1,000 deals for a figure
@@ -11,14 +12,19 @@ compared play the same games): the seed decides the shuffles, as a real game's s
 does, and the hint never sees it.  --variant plays another game of the family (issue 29:
 montana, spaces, blue-moon, red-moon); a set given as FIRST:0 is left out.
 
-A game is played as the site plays it for a player who follows every hint
-(``solver.follow_hints``):
+A game is played by a player who follows every hint (``solver.follow_hints``), in one of
+two orders:
 
-- at the first hint of a stretch (the deal, or after a shuffle), the site's background
-  search (``solver.search_win``, --deep-budget positions; 0 leaves it out) looks for an
-  outright win from there; a line it finds is kept by position, and every later hint on
-  that line is a lookup;
-- every other hint is the request's own (``solver.advise``, --budget positions).
+- ``--as-site``, the site's own (docs/RULES.md, "Hints"): the background search
+  (``solver.search_win``, --deep-budget positions) from each stretch's start, the deal or a
+  shuffle; a hint on a found line is a lookup; any other is the request's own
+  (``solver.request_hint``: the deep search within --search-budget positions, then
+  ``solver.advise`` within --budget), and when it found no line, the background search
+  from where its move leads, up to ``solver.SEARCHES_PER_STRETCH`` a stretch. This is the
+  figure the README quotes.
+- by default, the benchmark's first method, kept as a second figure: the background search
+  from where the stretch's first hint is asked, before that hint, then ``solver.advise``
+  off its line.
 
 The benchmark waits for the background search before the next hint, as a player who
 waits a few seconds for it would.  Prints, for each set, the win rate with its 95% Wilson
@@ -50,11 +56,18 @@ def game_seed(seed: int, deal_number: int) -> int:
     return random.Random(f"{seed}:{deal_number}").getrandbits(128)
 
 
-def play(job: tuple[str, int, int, int, int, str]) -> dict:
+def play(job: tuple[str, int, int, int, int, str, int, bool]) -> dict:
     """Play one game by the hints (``solver.follow_hints``); returns what happened and what each hint cost."""
-    name, deal_number, seed, budget, deep_budget, variant = job
+    name, deal_number, seed, budget, deep_budget, variant, search_budget, as_site = job
     game = GameState.start(deal_number=deal_number, seed=seed, variant=variant)
-    followed = solver.follow_hints(game, budget=budget, deep_budget=deep_budget, clock=time.perf_counter)
+    followed = solver.follow_hints(
+        game,
+        budget=budget,
+        deep_budget=deep_budget,
+        search_budget=search_budget,
+        as_site=as_site,
+        clock=time.process_time,
+    )
     return {
         "set": name,
         "deal": deal_number,
@@ -109,7 +122,7 @@ def report(name: str, games: list[dict]) -> None:
     nodes = [n for game in games for n in game["nodes"]]
     lookups = sum(game["lookups"] for game in games)
     print(
-        f"  request hints {len(times)}: time median {statistics.median(times):.1f} ms, "
+        f"  request hints {len(times)}: CPU median {statistics.median(times):.1f} ms, "
         f"p95 {percentile(times, 0.95):.1f} ms, max {max(times):.1f} ms; positions median "
         f"{statistics.median(nodes):.0f}, p95 {percentile(nodes, 0.95)}; lookups on a found line {lookups}"
     )
@@ -132,6 +145,18 @@ def main() -> None:
     parser.add_argument(
         "--deep-budget", type=int, default=solver.DEEP_BUDGET, help="positions a background search may visit"
     )
+    parser.add_argument(
+        "--search-budget",
+        type=int,
+        default=solver.REQUEST_SEARCH_BUDGET,
+        help="positions a request's own deep search may visit (--as-site)",
+    )
+    parser.add_argument("--as-site", action="store_true", help="play the site's order of searches and hints")
+    parser.add_argument(
+        "--seeds-from",
+        type=int,
+        help="draw the game seeds in deal order from random.Random(N).getrandbits(128) instead (issue 43's hold-out)",
+    )
     parser.add_argument("--processes", type=int, default=2)
     parser.add_argument("--seed", type=int, default=2026, help="seeds the benchmark's own generator")
     parser.add_argument("--variant", default="addiction", choices=list(VARIANTS), help="the game of the family played")
@@ -144,8 +169,18 @@ def main() -> None:
         for name, numbers in (("tuning", deals(args.tuning)), ("hold-out", deals(args.holdout)))
         if numbers
     }
+    drawn = random.Random(args.seeds_from) if args.seeds_from is not None else None
     jobs = [
-        (name, n, game_seed(args.seed, n), args.budget, args.deep_budget, args.variant)
+        (
+            name,
+            n,
+            drawn.getrandbits(128) if drawn else game_seed(args.seed, n),
+            args.budget,
+            args.deep_budget,
+            args.variant,
+            args.search_budget,
+            args.as_site,
+        )
         for name, numbers in sets.items()
         for n in numbers
     ]
@@ -153,9 +188,15 @@ def main() -> None:
     with multiprocessing.Pool(args.processes) as pool:
         results = pool.map(play, jobs, chunksize=1)
     wall = time.perf_counter() - began
+    order = (
+        "the site's order (--as-site)"
+        if args.as_site
+        else "the benchmark's first method (search before the first hint)"
+    )
     print(
-        f"{VARIANTS[args.variant].name}: budget {args.budget} positions a hint, background search {args.deep_budget}, "
-        f"seed {args.seed}, {args.processes} processes, {wall:.0f} s"
+        f"{VARIANTS[args.variant].name}, {order}, {solver.CORE} core: budget {args.budget} positions a hint, "
+        f"request search {args.search_budget if args.as_site else 0}, background search {args.deep_budget}, "
+        f"seeds {'drawn from ' + str(args.seeds_from) if drawn else args.seed}, {args.processes} processes, {wall:.0f} s"
     )
     for name in sets:
         report(name, [game for game in results if game["set"] == name])

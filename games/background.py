@@ -225,6 +225,17 @@ def known_hint(position: engine.Position) -> engine.Hint | None:
     return engine.Hint.parse(move, position.variant.cols) if move else None
 
 
+def line_keep(position: engine.Position, line: list[engine.Move]) -> None:
+    """Keep each position of a winning line from ``position`` with its next move (a
+    :class:`~games.models.KnownStep`); a position already on a line keeps the line found first."""
+    steps = []
+    for left, move in enumerate(line):
+        hint = str(engine.Hint.of(move))
+        steps.append(KnownStep(position=position_key(position), move=hint, to_win=len(line) - left))
+        position = position.play(move)
+    KnownStep.objects.bulk_create(steps, ignore_conflicts=True)
+
+
 def search_queue(position: engine.Position, asked_from: str = "") -> bool:
     """Ask for the background search for a win from ``position``, for a game started from the
     address key ``asked_from``: True when a task must be enqueued.  Not while
@@ -251,12 +262,7 @@ def stretch_search(notation: str, variant: str = engine.DEFAULT_VARIANT.key) -> 
     with metrics.BACKGROUND_SECONDS.labels("search").time():
         found = solver.search_win(position, settings.ADDICTION_DEEP_BUDGET)
     metrics.BACKGROUND.labels("search", "won" if found.won else "not_found").inc()
-    steps, line = [], found.line if found.won else []
-    for left, move in enumerate(line):
-        hint = str(engine.Hint.of(move))
-        steps.append(KnownStep(position=position_key(position), move=hint, to_win=len(line) - left))
-        position = position.play(move)
-    KnownStep.objects.bulk_create(steps, ignore_conflicts=True)
+    line_keep(position, found.line if found.won else [])
     StretchSearch.objects.filter(position=key, state=Claimed.RUNNING).update(
         state=Claimed.DONE, finished_at=timezone.now(), found=found.won, nodes=found.nodes
     )

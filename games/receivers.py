@@ -1,12 +1,15 @@
-"""The games app's own listeners: a game that ends asks for its analysis, and a stretch's
-first hint for the search for a win from there; both are enqueued once the transaction that
-sent them commits, so that a rolled-back action asks for nothing."""
+"""The games app's own listeners: a game that ends asks for its analysis, and a stretch that
+begins, or a hint whose move leads off every known line, for the search for a win from
+there; all are enqueued once the transaction that sent them commits, so that a rolled-back
+action asks for nothing."""
 
 from functools import partial
 
 from django.core.cache import cache
 from django.db import transaction
 from django.dispatch import receiver
+
+from django.conf import settings
 
 from games import background, signals, tasks
 
@@ -19,8 +22,16 @@ def ask_for_analysis(sender, game, **kwargs) -> None:
         transaction.on_commit(partial(tasks.analysis_ask, game.pk))
 
 
+@receiver(signals.stretch_dealt)
 @receiver(signals.win_sought)
 def ask_for_search(sender, game, position, **kwargs) -> None:
-    # One background search a game's stretch: at its first hint (docs/RULES.md, "Hints").
-    if cache.add(f"sought:{game.pk}:{game.shuffles_used}", 1, SOUGHT_SECONDS):
+    # At most ADDICTION_SEARCHES_PER_STRETCH a game's stretch: the one from its start, and
+    # from where hints off any found line lead (docs/RULES.md, "Hints").
+    key = f"sought:{game.pk}:{game.shuffles_used}"
+    cache.add(key, 0, SOUGHT_SECONDS)
+    try:
+        asked = cache.incr(key)
+    except ValueError:  # the count expired in between: a day old, so this is a first
+        asked = 1
+    if asked <= settings.ADDICTION_SEARCHES_PER_STRETCH:
         transaction.on_commit(partial(tasks.search_ask, position, game.address_key))

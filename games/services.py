@@ -162,6 +162,7 @@ def game_start(
                 else:
                     old.delete()
         game.save()
+        signals.stretch_dealt.send(sender=Game, game=game, position=state.position)
     return game
 
 
@@ -234,6 +235,8 @@ def game_act(
             redo_top=game.redo_top,
         )
         signals.game_changed.send(sender=Game, game=game)
+        if state.shuffles_used > previous.shuffles_used and not state.is_over:
+            signals.stretch_dealt.send(sender=Game, game=game, position=state.position)
         if state.is_over:
             signals.game_over.send(sender=Game, game=game)
         if state.status is engine.Status.WON:
@@ -255,8 +258,9 @@ def hint_for(*, owner: Owner, game_id: int, version: int) -> Played:
 
     The solver sees only what the player sees, the position and the shuffles left
     (docs/RULES.md, "Hints"); it searches within its node budget, inside the request, unless
-    the position's hint is known (:func:`position_hint`).  The stretch's first hint also asks
-    for the background search for a win from here (games/receivers.py).
+    the position's hint is known (:func:`position_hint`).  A hinted move that leads off every
+    known line also asks for the background search for a win from where it leads, while its
+    stretch may ask for more (games/receivers.py).
     """
     games = owned_games(owner, pk=game_id)
     game = games.get()
@@ -270,7 +274,11 @@ def hint_for(*, owner: Owner, game_id: int, version: int) -> Played:
         return Played(game, None, None)
     state = game.state()
     advice = position_hint(state)
-    signals.win_sought.send(sender=Game, game=game, position=state.position)
+    if advice.kind is engine.HintKind.MOVE:
+        card = state.position.card_at(advice.src)
+        leads_to = state.position.play(engine.Move(card, advice.src, advice.dst, state.variant.cols))
+        if background.known_hint(leads_to) is None:
+            signals.win_sought.send(sender=Game, game=game, position=leads_to)
     game.hint, game.hint_version, game.assisted = str(advice), version, True
     written = games.filter(version=version).update(hint=game.hint, hint_version=version, assisted=True)
     if not written:  # an action got there first
@@ -284,7 +292,8 @@ HINT_KEPT_SECONDS = 60 * 60 * 24 * 30
 def position_hint(state: engine.GameState) -> engine.Hint:
     """The hint at a position with so many shuffles left, the same for every player and game:
     the next move of a winning line a background search found through this position
-    (games/background.py), else the one the request's search finds, kept by position in the
+    (games/background.py), else the one the request's search finds (``solver.request_hint``:
+    a winning line it finds is kept as a background search's is), kept by position in the
     shared cache so that it is searched once.  The key is the position's notation, which
     Addiction, Montana and Spaces share: their moves are the same, and the solver's answer
     depends on the table and the shuffles left alone, so one search serves the three."""
@@ -297,8 +306,16 @@ def position_hint(state: engine.GameState) -> engine.Hint:
     if kept is not None:
         metrics.HINTS.labels("cache").inc()
         return engine.Hint.parse(kept, state.variant.cols)
+    search_budget = settings.ADDICTION_REQUEST_SEARCH_BUDGET
     with metrics.HINT_SECONDS.time():
-        advice = engine.Hint.of(solver.hint(state.position, state.shuffles_left))
+        asked = solver.request_hint(
+            state.position,
+            state.shuffles_left,
+            search_budget=solver.REQUEST_SEARCH_BUDGET if search_budget is None else search_budget,
+        )
+    advice = engine.Hint.of(asked.hint)
+    if asked.line:
+        background.line_keep(state.position, asked.line)
     metrics.HINTS.labels("search").inc()
     cache.set(key, str(advice), HINT_KEPT_SECONDS)
     return advice

@@ -16,9 +16,13 @@ win_unranked = Signal()
 game_over = Signal()
 """Sent with ``game``: it has just ended (won, lost, given up, out of actions); its analysis is asked for."""
 
+stretch_dealt = Signal()
+"""Sent with ``game`` and ``position``: a stretch begins there (the deal, or a shuffle); the
+background search for a win from there is asked for (docs/RULES.md, "Hints")."""
+
 win_sought = Signal()
-"""Sent with ``game`` and ``position``: the stretch's first hint was asked there, with no line known;
-the background search for a win from there is asked for."""
+"""Sent with ``game`` and ``position``: a hint's move leads there, on no line known; the
+background search for a win from there is asked for, while the stretch may ask for more."""
 
 game_changed = Signal()
 """Sent with ``game`` after each of its actions is written (a race's standings are told of it, races/receivers.py)."""

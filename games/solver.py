@@ -69,9 +69,12 @@ __all__ = [
     "ANALYSIS_BUDGET",
     "DEEP_BUDGET",
     "DEFAULT_BUDGET",
+    "REQUEST_SEARCH_BUDGET",
+    "SEARCHES_PER_STRETCH",
     "SHUFFLE",
     "Advice",
     "Followed",
+    "RequestHint",
     "SolveResult",
     "StretchAnalysis",
     "Verdict",
@@ -79,6 +82,7 @@ __all__ = [
     "analyse_stretch",
     "follow_hints",
     "hint",
+    "request_hint",
     "search_win",
     "solve",
 ]
@@ -251,6 +255,41 @@ def search_win(position: Position, budget: int = DEEP_BUDGET) -> SolveResult:
     return SolveResult(Verdict.UNKNOWN, [], nodes)
 
 
+REQUEST_SEARCH_BUDGET = 100_000 if CORE == "compiled" else 0
+"""Positions a hint's request may spend on :func:`search_win` before its own search
+(:func:`request_hint`): about 25 ms in the compiled core; none in pure Python, whose search
+is some twenty times slower than the compiled one."""
+
+SEARCHES_PER_STRETCH = 4
+"""Background searches a game's stretch may ask for: the one from its start (the deal, or a
+shuffle) and three more from hints off any line found (docs/RULES.md, "Hints")."""
+
+
+class RequestHint(NamedTuple):
+    """A :func:`request_hint` answer: the hint, the winning line it begins when the request's
+    search found one (empty otherwise), and the positions searched."""
+
+    hint: Move | str | None
+    line: list[Move]
+    nodes: int
+
+
+def request_hint(
+    position: Position, shuffles_left: int, budget: int = DEFAULT_BUDGET, search_budget: int = REQUEST_SEARCH_BUDGET
+) -> RequestHint:
+    """The hint a request finds by itself at a position on no known line: first the deep
+    search for an outright win (:func:`search_win`) within ``search_budget`` positions, whose
+    line the site keeps; failing that, :func:`advise` within ``budget``."""
+    nodes = 0
+    if search_budget:
+        found = search_win(position, search_budget)
+        nodes = found.nodes
+        if found.won and found.line:
+            return RequestHint(found.line[0], found.line, nodes)
+    asked = advise(position, shuffles_left, budget)
+    return RequestHint(asked.hint, [], nodes + asked.nodes)
+
+
 def _deep(layout: bytes, budget: int, full: int, forced: int) -> tuple[list[Move] | None, int]:
     """The search of :func:`_deep_python`, by the compiled core when it is the one in use."""
     if _core is None:
@@ -385,43 +424,73 @@ def follow_hints(
     *,
     budget: int = DEFAULT_BUDGET,
     deep_budget: int = DEEP_BUDGET,
+    search_budget: int = REQUEST_SEARCH_BUDGET,
+    as_site: bool = True,
+    searches_per_stretch: int = SEARCHES_PER_STRETCH,
     clock: Callable[[], float] | None = None,
 ) -> Followed:
     """Play ``state`` to its end doing what the site's hints say, as a player who follows
-    every one of them (docs/RULES.md, "Hints"): at the first hint of a stretch the deep
-    search (:func:`search_win`, ``deep_budget`` positions; 0 for none) looks for a win from
-    there, and a line it finds is followed move by move; every other hint is
-    :func:`advise` within ``budget``.  ``clock`` (``time.perf_counter``, say) only times the
-    searches for the caller: what is played never depends on it.  When the hint says nothing
-    helps, the player gives up."""
+    every one of them and waits for the background searches (docs/RULES.md, "Hints").
+
+    ``as_site`` plays the site's order: the deep search (:func:`search_win`, ``deep_budget``
+    positions; 0 for none) from each stretch's start, the deal or a shuffle; a hint at a
+    position on a found line is its next move, the line that was found first; any other
+    hint is the request's own (:func:`request_hint`, ``budget`` and ``search_budget``),
+    whose line is kept when it finds one, and when it found none and hints a move, the deep
+    search from the position that move leads to, while the stretch has asked for fewer than
+    ``searches_per_stretch``.  Otherwise (the first method of benchmarks/hint_strength.py),
+    the deep search runs from the position of the stretch's first hint, before that hint,
+    and every hint off its line is :func:`advise`'s.
+
+    ``clock`` (``time.perf_counter``, say) only times the searches for the caller: what is
+    played never depends on it.  When the hint says nothing helps, the player gives up."""
     known: dict[Position, Move] = {}
-    searched: set[int] = set()  # the stretches (shuffles used) whose deep search ran
+    searches: dict[int, int] = {}  # the background searches each stretch (shuffles used) asked for
     nodes: list[int] = []
     seconds: list[float] = []
     search_seconds: list[float] = []
     lookups = searches_won = 0
+
+    def keep(position: Position, line: list[Move], *, first: bool) -> None:
+        for move in line:
+            if first:
+                known.setdefault(position, move)
+            else:
+                known[position] = move
+            position = position.play(move)
+
+    def search_from(position: Position) -> None:
+        nonlocal searches_won
+        began = clock() if clock else 0.0
+        found = search_win(position, deep_budget)
+        search_seconds.append(clock() - began if clock else 0.0)
+        if found.won:
+            searches_won += 1
+            keep(position, found.line, first=as_site)
+
     while not state.is_over:
         position = state.position
-        if deep_budget and state.shuffles_used not in searched and position not in known:
-            searched.add(state.shuffles_used)
-            began = clock() if clock else 0.0
-            found = search_win(position, deep_budget)
-            search_seconds.append(clock() - began if clock else 0.0)
-            if found.won:
-                searches_won += 1
-                for move in found.line:
-                    known[position] = move
-                    position = position.play(move)
-                position = state.position
+        stretch = state.shuffles_used
+        if deep_budget and stretch not in searches and (as_site or position not in known):
+            searches[stretch] = 1
+            search_from(position)
         if position in known:
             lookups += 1
             advice: Move | str | None = known[position]
         else:
             began = clock() if clock else 0.0
-            asked = advise(position, state.shuffles_left, budget)
+            if as_site:
+                asked = request_hint(position, state.shuffles_left, budget, search_budget)
+                keep(position, asked.line, first=True)
+                advice, spent = asked.hint, asked.nodes
+            else:
+                advice, spent = advise(position, state.shuffles_left, budget)
             seconds.append(clock() - began if clock else 0.0)
-            nodes.append(asked.nodes)
-            advice = asked.hint
+            nodes.append(spent)
+            if as_site and deep_budget and isinstance(advice, Move) and not asked.line:
+                if searches[stretch] < searches_per_stretch:
+                    searches[stretch] += 1
+                    search_from(position.play(advice))
         if advice is None:  # nothing helps: the player gives up
             state = state.resign()
             break

@@ -261,14 +261,12 @@ def test_a_won_game_says_the_fewest_moves_found(client, settings, django_capture
 # --------------------------------------------------------------------------- the hints' background search
 
 
-def test_the_first_hint_of_a_stretch_asks_for_a_search_and_then_hints_follow_its_line(
+def test_the_deal_asks_for_a_search_and_then_hints_follow_its_line(
     client, settings, django_capture_on_commit_callbacks
 ):
     settings.ADDICTION_DEEP_BUDGET = 50_000
-    game = new_game(client, WINNABLE_DEAL)
-    owner = guest_owner(client)
     with django_capture_on_commit_callbacks(execute=True):
-        hint_for(owner=owner, game_id=game.pk, version=0)
+        game = new_game(client, WINNABLE_DEAL)
     search = StretchSearch.objects.get(position=background.position_key(engine.deal(WINNABLE_DEAL)))
     assert search.state == Claimed.DONE and search.found
     line = solver.search_win(engine.deal(WINNABLE_DEAL), 50_000).line
@@ -299,7 +297,7 @@ def test_a_hint_is_kept_by_position_and_shuffles_left(client, monkeypatch):
     from games.services import position_hint
 
     first = position_hint(state)
-    monkeypatch.setattr(solver, "hint", lambda *a: pytest.fail("searched twice"))
+    monkeypatch.setattr(solver, "request_hint", lambda *a, **k: pytest.fail("searched twice"))
     assert position_hint(state) == first
     assert text_of(client.get(f"/game/{game.pk}/"))  # the page still renders
 

@@ -29,7 +29,7 @@ def ask_hint(client, game: Game, *, version: int | None = None, htmx: bool = Tru
 
 def test_a_hint_lights_the_card_and_its_gap_says_it_and_makes_the_game_assisted(client):
     game = new_game(client, 1)
-    expected = solver.hint(game.state().position, game.state().shuffles_left)
+    expected = solver.request_hint(game.state().position, game.state().shuffles_left).hint
     assert isinstance(expected, engine.Move) and game.state().position.is_legal(expected)
     response = ask_hint(client, game)
     assert response.status_code == 200
@@ -61,8 +61,8 @@ def test_the_first_hint_asks_first_and_later_ones_do_not(client):
 def test_asking_again_does_not_search_again_and_a_move_clears_the_hint(client, monkeypatch):
     game = new_game(client, 1)
     calls = []
-    real = solver.hint
-    monkeypatch.setattr(solver, "hint", lambda *args, **kwargs: calls.append(args) or real(*args, **kwargs))
+    real = solver.request_hint
+    monkeypatch.setattr(solver, "request_hint", lambda *args, **kwargs: calls.append(args) or real(*args, **kwargs))
     first, again = ask_hint(client, game), ask_hint(client, game)
     assert len(calls) == 1
     assert (without_clock(grid(first).attrs), grid(first).slots) == (

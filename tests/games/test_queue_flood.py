@@ -11,7 +11,7 @@ from django.test import Client
 from django.utils.module_loading import import_string
 from django_tasks_db.models import DBTaskResult
 
-from games import background
+from games import background, engine
 from games.models import Analysis, Claimed, Game, StretchSearch
 from tests.helpers import HTMX, act, new_game
 from tests.winning import play_with_client, quick_win, reseed
@@ -61,11 +61,13 @@ def test_one_address_queues_a_bounded_amount_and_another_players_analysis_comes_
         theirs = played_and_given_up(honest, 5000, actions=background.PLAYED_ACTIONS)
     order = ready_order()
     place = [index for index, (path, args) in enumerate(order) if args["args"] == [theirs.pk]]
-    # Behind the flood's first search (a player at the table) and its first analysis (older), and
-    # before the rest of the flood, which goes last: an address with work waiting waits behind others'.
-    assert place == [2]
+    dealt = [index for index, (path, args) in enumerate(order) if args["args"][0] == str(engine.deal(5000))]
+    # The searches first, players at the table: the flood's first, then the one from their own
+    # deal.  Then the flood's first analysis (older), then theirs, before the rest of the flood,
+    # which goes last: an address with work waiting waits behind others'.
+    assert dealt == [1] and place == [3]
 
-    for path, args in order[: place[0] + 1]:  # the worker's first three tasks, run as it runs them
+    for path, args in order[: place[0] + 1]:  # the worker's first four tasks, run as it runs them
         import_string(path).call(*args["args"], **args["kwargs"])
     assert Analysis.objects.get(game=theirs).state == Claimed.DONE
 
@@ -74,7 +76,7 @@ def test_a_win_is_analysed_before_the_played_games_before_it(django_capture_on_c
     for number in range(3):
         with django_capture_on_commit_callbacks(execute=True):
             played_and_given_up(Client(**FLOOD), 2000 + number, actions=background.PLAYED_ACTIONS)
-    assert len(ready_order()) == 3
+    assert sum(path.endswith("analyse_game") for path, _ in ready_order()) == 3  # and the searches from the deals
     win = quick_win()
     winner = Client(REMOTE_ADDR="198.51.100.10")
     game = reseed(new_game(winner, deal_number=win.deal_number), win.seed)
