@@ -20,8 +20,12 @@ Environment variables (see README, "Deploy"):
   ADDICTION_DATA_DIR    where the SQLite file lives (default: ./var).
   ADDICTION_IDLE_CAP_SECONDS  the most one pause between two actions adds to a game's time.
   ADDICTION_ANALYSIS_BUDGET  positions each search of a finished game's analysis may visit (default 200000).
+  ADDICTION_ANALYSIS_RETRY_BUDGET  positions the second search of a game's opening, or of a lost game's
+      last stretch, may visit when the first did not decide it (default 1000000); the deep search
+      (ADDICTION_DEEP_BUDGET) then looks for a win from its start.
   ADDICTION_DEEP_BUDGET  positions the background search for a win from a stretch's start, or from
-      where a hint leads, may visit (default 1000000).
+      where a hint leads, may visit (default 5000000 with the compiled search core, 1000000 with the
+      pure-Python one).
   ADDICTION_REQUEST_SEARCH_BUDGET  positions a hint's request may spend on that search itself before
       its own (default 100000 with the compiled search core, 0 with the pure-Python one).
   ADDICTION_SEARCHES_PER_STRETCH  background searches a game's stretch may ask for (default 4).
@@ -496,8 +500,10 @@ ADDICTION_DAILY_REVEAL_GRACE_SECONDS = int(os.environ.get("ADDICTION_DAILY_REVEA
 # Django's tasks framework (the django-tasks backport): a table of tasks that
 # `manage.py db_worker` takes one by one; the tests run each task at once.
 ADDICTION_ANALYSIS_BUDGET = int(os.environ.get("ADDICTION_ANALYSIS_BUDGET", "200000"))
-ADDICTION_DEEP_BUDGET = int(os.environ.get("ADDICTION_DEEP_BUDGET", "1000000"))
-# None: the solver's own default for its core (games/solver.py, REQUEST_SEARCH_BUDGET).
+ADDICTION_ANALYSIS_RETRY_BUDGET = int(os.environ.get("ADDICTION_ANALYSIS_RETRY_BUDGET", "1000000"))
+# None: the solver's own defaults for its core (games/solver.py, DEEP_BUDGET and REQUEST_SEARCH_BUDGET;
+# games/background.py reads them).
+ADDICTION_DEEP_BUDGET = int(os.environ["ADDICTION_DEEP_BUDGET"]) if os.environ.get("ADDICTION_DEEP_BUDGET") else None
 ADDICTION_REQUEST_SEARCH_BUDGET = (
     int(os.environ["ADDICTION_REQUEST_SEARCH_BUDGET"]) if os.environ.get("ADDICTION_REQUEST_SEARCH_BUDGET") else None
 )

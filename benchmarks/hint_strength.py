@@ -196,7 +196,8 @@ def main() -> None:
     print(
         f"{VARIANTS[args.variant].name}, {order}, {solver.CORE} core: budget {args.budget} positions a hint, "
         f"request search {args.search_budget if args.as_site else 0}, background search {args.deep_budget}, "
-        f"seeds {'drawn from ' + str(args.seeds_from) if drawn else args.seed}, {args.processes} processes, {wall:.0f} s"
+        f"seeds {'drawn from ' + str(args.seeds_from) if drawn else args.seed}, "
+        f"{args.processes} processes, {wall:.0f} s"
     )
     for name in sets:
         report(name, [game for game in results if game["set"] == name])

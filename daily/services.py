@@ -11,7 +11,6 @@ import secrets
 from datetime import date, timedelta
 from functools import partial
 
-from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -20,7 +19,7 @@ from addiction_site.ownership import Owner
 from daily import deals
 from daily.models import DailySeed, PlayerSeed, SolverDaily
 from daily.selectors import next_is_ranked, seed_made
-from games import engine, solver
+from games import background, engine, solver
 from games.background import claim_work, queue_work
 from games.models import Claimed, Game, daily_revealed
 from games.services import game_start, seed_digest
@@ -109,13 +108,15 @@ def solver_daily_queue(day: date) -> bool:
 
 def solver_daily_play(day: date) -> bool:
     """Play ``day``'s daily deal with the solver's own seed of the day by its own hints, as a player
-    who follows every one would (the deep search at each stretch's first hint, as the site
-    runs it), and keep how it went.  Once a day; returns whether this call played it."""
+    who follows every one would (the searches in the site's order: solver.follow_hints), and
+    keep how it went.  Once a day; returns whether this call played it."""
     if not daily_revealed(day) or not claim_work(SolverDaily, day=day):
         return False
     seed = deals.player_seed(seed_of(day).seed, deals.SOLVER_KEY)  # a player's luck, as any other's
     start = engine.GameState.start(deal_number=deals.deal_number_of(day), seed=int(seed), variant=deals.VARIANT)
-    end = solver.follow_hints(start, deep_budget=settings.ADDICTION_DEEP_BUDGET).state
+    end = solver.follow_hints(
+        start, deep_budget=background.deep_budget(), search_budget=background.request_search_budget()
+    ).state
     SolverDaily.objects.filter(day=day, state=Claimed.RUNNING).update(
         state=Claimed.DONE,
         finished_at=timezone.now(),

@@ -186,12 +186,15 @@ def analyse(game: Game) -> tuple[list[dict], int | None, int]:
         end = starts[number + 1] - 1 if number + 1 < len(starts) else kept.last
         positions = [engine.Position.parse(rows[i][1], game.variant) for i in range(start, end + 1)]
         last = number == len(starts) - 1
+        # The opening (unless it was won) and a lost game's last stretch, whose verdict is the
+        # game's, are worth more when the first search is not enough: the end screen says them.
+        decisive = (number == 0 and not (won and last)) or (last and not won)
         found = solver.analyse_stretch(
             positions,
             won=won and last,
             budget=settings.ADDICTION_ANALYSIS_BUDGET,
-            # The last stretch's verdict is a lost game's: worth the deep search's budget when the first is not enough.
-            retry_budget=settings.ADDICTION_DEEP_BUDGET if last and not won else 0,
+            retry_budget=settings.ADDICTION_ANALYSIS_RETRY_BUDGET if decisive else 0,
+            deep_budget=deep_budget() if decisive else 0,
         )
         nodes += found.nodes
         last_line, last_start = found.line, start
@@ -217,6 +220,20 @@ def analyse(game: Game) -> tuple[list[dict], int | None, int]:
 
 
 # --------------------------------------------------------------------------- hints
+
+
+def deep_budget() -> int:
+    """Positions a background search for a win may visit: ``ADDICTION_DEEP_BUDGET``, else the
+    solver's own for its core."""
+    configured = settings.ADDICTION_DEEP_BUDGET
+    return solver.DEEP_BUDGET if configured is None else configured
+
+
+def request_search_budget() -> int:
+    """Positions a hint's request may spend on that search: ``ADDICTION_REQUEST_SEARCH_BUDGET``,
+    else the solver's own."""
+    configured = settings.ADDICTION_REQUEST_SEARCH_BUDGET
+    return solver.REQUEST_SEARCH_BUDGET if configured is None else configured
 
 
 def known_hint(position: engine.Position) -> engine.Hint | None:
@@ -260,7 +277,7 @@ def stretch_search(notation: str, variant: str = engine.DEFAULT_VARIANT.key) -> 
     if not claim_work(StretchSearch, position=key):
         return False
     with metrics.BACKGROUND_SECONDS.labels("search").time():
-        found = solver.search_win(position, settings.ADDICTION_DEEP_BUDGET)
+        found = solver.search_win(position, deep_budget())
     metrics.BACKGROUND.labels("search", "won" if found.won else "not_found").inc()
     line_keep(position, found.line if found.won else [])
     StretchSearch.objects.filter(position=key, state=Claimed.RUNNING).update(

@@ -5,11 +5,10 @@ action asks for nothing."""
 
 from functools import partial
 
+from django.conf import settings
 from django.core.cache import cache
 from django.db import transaction
 from django.dispatch import receiver
-
-from django.conf import settings
 
 from games import background, signals, tasks
 

@@ -306,12 +306,9 @@ def position_hint(state: engine.GameState) -> engine.Hint:
     if kept is not None:
         metrics.HINTS.labels("cache").inc()
         return engine.Hint.parse(kept, state.variant.cols)
-    search_budget = settings.ADDICTION_REQUEST_SEARCH_BUDGET
     with metrics.HINT_SECONDS.time():
         asked = solver.request_hint(
-            state.position,
-            state.shuffles_left,
-            search_budget=solver.REQUEST_SEARCH_BUDGET if search_budget is None else search_budget,
+            state.position, state.shuffles_left, search_budget=background.request_search_budget()
         )
     advice = engine.Hint.of(asked.hint)
     if asked.line:

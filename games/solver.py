@@ -231,8 +231,11 @@ def solve(position: Position, budget: int = DEFAULT_BUDGET) -> SolveResult:
     return SolveResult(verdict, [], nodes)
 
 
-DEEP_BUDGET = 1_000_000
-"""Positions the background search of a stretch may visit (:func:`search_win`): seconds, not a request's share."""
+DEEP_BUDGET = 5_000_000 if CORE == "compiled" else 1_000_000
+"""Positions the background search of a stretch may visit (:func:`search_win`): seconds, not a
+request's share.  Five million in the compiled core (about 1.3 s of a worker's CPU, 150 MB at
+most), which wins 87% of the hold-out's games where one million won 82% (benchmarks/README.md,
+"hint_strength.py"); one million in pure Python (some 7 s)."""
 
 
 def search_win(position: Position, budget: int = DEEP_BUDGET) -> SolveResult:
@@ -365,7 +368,12 @@ class StretchAnalysis(NamedTuple):
 
 
 def analyse_stretch(
-    positions: list[Position], *, won: bool = False, budget: int = ANALYSIS_BUDGET, retry_budget: int = 0
+    positions: list[Position],
+    *,
+    won: bool = False,
+    budget: int = ANALYSIS_BUDGET,
+    retry_budget: int = 0,
+    deep_budget: int = 0,
 ) -> StretchAnalysis:
     """Analyse a stretch the player played: ``positions`` from its start (the deal or a
     shuffle) to its last, and ``won`` when the stretch ended in a win.
@@ -375,16 +383,28 @@ def analyse_stretch(
     never after it (an undo may bring it back: bisection then finds one action that lost
     it, not always the last).  Each search is :func:`solve` within ``budget`` positions.
     When one runs out of budget and ``retry_budget`` is larger, the stretch is analysed once
-    more with that budget (a lost game's last stretch: its verdict is the game's)."""
+    more with that budget (a lost game's last stretch: its verdict is the game's).  When its
+    start is still undecided and ``deep_budget`` is given, the deep search (:func:`search_win`,
+    which keeps no line to every position and so goes much further in the same memory) looks
+    for a win from the start; a line it finds makes the verdict "won", and the slip is then
+    looked for as above (a game's opening, and a lost game's last stretch)."""
     found = _analyse_stretch(positions, won, budget)
-    if found.decided or retry_budget <= budget:
+    if not found.decided and retry_budget > budget:
+        again = _analyse_stretch(positions, won, retry_budget)
+        found = again._replace(nodes=found.nodes + again.nodes)
+    if found.verdict is not Verdict.UNKNOWN or not deep_budget:
         return found
-    again = _analyse_stretch(positions, won, retry_budget)
+    deep = search_win(positions[0], deep_budget)
+    if not deep.won:
+        return found._replace(nodes=found.nodes + deep.nodes)
+    again = _analyse_stretch(positions, won, max(budget, retry_budget), first=deep)
     return again._replace(nodes=found.nodes + again.nodes)
 
 
-def _analyse_stretch(positions: list[Position], won: bool, budget: int) -> StretchAnalysis:
-    first = solve(positions[0], budget)
+def _analyse_stretch(
+    positions: list[Position], won: bool, budget: int, first: SolveResult | None = None
+) -> StretchAnalysis:
+    first = first or solve(positions[0], budget)
     nodes = first.nodes
     if not first.won or won:
         return StretchAnalysis(first.verdict, first.line, None, None, not first.unknown, nodes)

@@ -25,6 +25,7 @@ WHITENOISE_USE_FINDERS = True
 # request that asks for them (once its transaction commits).
 ADDICTION_ANALYSIS_BUDGET = 2_000
 ADDICTION_DEEP_BUDGET = 5_000
+ADDICTION_ANALYSIS_RETRY_BUDGET = 5_000
 TASKS = {"default": {"BACKEND": "django_tasks.backends.immediate.ImmediateBackend", "QUEUES": ["default"]}}
 # pytest-django sends mail to Django's locmem backend (the ``mailoutbox`` fixture), so the
 # pages that mail links work here as with real mail settings; tests of a site without any

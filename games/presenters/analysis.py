@@ -33,6 +33,11 @@ class AnalysisWords(NamedTuple):
     asked: bool = True  # False: nobody asked for it yet (a game from before analyses)
 
     @property
+    def opening(self) -> StretchWords | None:
+        """The stretch from the deal, when a shuffle followed it: whether the deal itself could be won."""
+        return self.stretches[0] if len(self.stretches) > 1 else None
+
+    @property
     def slips(self) -> list[StretchWords]:
         return [stretch for stretch in self.stretches if stretch.slip is not None]
 

@@ -14,7 +14,6 @@ from django.utils import timezone
 from games import background, engine, solver, tasks
 from games.models import Analysis, Claimed, Game, KnownStep, StretchSearch
 from games.selectors import oldest_queued_seconds
-from games.services import hint_for
 from tests.helpers import HTMX, act, new_game, parse_html, text_of
 from tests.winning import guest_owner, play_win, quick_win
 
@@ -186,9 +185,11 @@ def test_a_game_that_ends_is_analysed_once_it_commits(client, django_capture_on_
     assert "From here the win slipped away" in replay.find(id="slip-here").text
 
 
-def test_only_a_lost_games_last_stretch_is_searched_again_when_undecided(client, monkeypatch, settings):
-    settings.ADDICTION_ANALYSIS_BUDGET, settings.ADDICTION_DEEP_BUDGET = 10, 99
+def test_the_opening_and_a_lost_games_last_stretch_are_searched_again_when_undecided(client, monkeypatch, settings):
+    settings.ADDICTION_ANALYSIS_BUDGET, settings.ADDICTION_ANALYSIS_RETRY_BUDGET = 10, 99
+    settings.ADDICTION_DEEP_BUDGET = 7
     game = new_game(client, 1)
+    act(client, game, "shuffle")
     act(client, game, "shuffle")
     after_shuffle = engine.Position.parse(Game.objects.get(pk=game.pk).position)
     asked = []
@@ -197,11 +198,41 @@ def test_only_a_lost_games_last_stretch_is_searched_again_when_undecided(client,
         asked.append((position, budget))
         return solver.SolveResult(solver.Verdict.UNKNOWN, [], budget)
 
+    def search_win(position, budget):
+        asked.append(("deep", position, budget))
+        return solver.SolveResult(solver.Verdict.UNKNOWN, [], budget)
+
     monkeypatch.setattr(solver, "solve", solve)
+    monkeypatch.setattr(solver, "search_win", search_win)
     act(client, game, "resign")
     stretches, _, nodes = background.analyse(Game.objects.get(pk=game.pk))
-    assert asked == [(engine.deal(1), 10), (after_shuffle, 10), (after_shuffle, 99)]
-    assert nodes == 10 + 10 + 99 and [stretch["decided"] for stretch in stretches] == [False, False]
+    middle = asked[3][0]
+    # The opening and the last stretch: the search, again with the retry budget, then the deep one;
+    # the stretch between them only once.
+    assert asked == [
+        (engine.deal(1), 10),
+        (engine.deal(1), 99),
+        ("deep", engine.deal(1), 7),
+        (middle, 10),
+        (after_shuffle, 10),
+        (after_shuffle, 99),
+        ("deep", after_shuffle, 7),
+    ]
+    assert middle not in (engine.deal(1), after_shuffle)
+    assert nodes == 2 * (10 + 99 + 7) + 10 and [stretch["decided"] for stretch in stretches] == [False] * 3
+
+
+def test_an_opening_the_deep_search_wins_is_won_with_its_line_and_its_slip(client, monkeypatch, settings):
+    settings.ADDICTION_ANALYSIS_BUDGET = settings.ADDICTION_ANALYSIS_RETRY_BUDGET = 1  # too small to decide
+    settings.ADDICTION_DEEP_BUDGET = 200_000
+    game = new_game(client, WINNABLE_DEAL)
+    act(client, game, "shuffle")
+    act(client, game, "resign")
+    stretches, _, _ = background.analyse(Game.objects.get(pk=game.pk))
+    line = solver.search_win(engine.deal(WINNABLE_DEAL), 200_000).line
+    assert stretches[0]["verdict"] == "won" and stretches[0]["line"] == " ".join(str(move) for move in line)
+    assert stretches[0]["decided"] is False  # where the stretch ended was not decided within 1 position: no slip
+    assert stretches[0]["slip"] is None
 
 
 def test_the_replay_marks_where_each_stretch_could_be_won(client, django_capture_on_commit_callbacks):
@@ -315,3 +346,38 @@ def test_games_finished_before_analyses_are_queued_by_the_command(client, settin
     from django_tasks import task_backends
 
     assert [result.args for result in task_backends["default"].results] == [[game.pk]]  # one task, once
+
+
+# --------------------------------------------------------------------------- the deal itself, on the end screen
+
+
+def test_the_end_screen_says_the_deal_itself_could_be_won_after_a_shuffle(client, django_capture_on_commit_callbacks):
+    game = new_game(client, WINNABLE_DEAL)
+    act(client, game, "shuffle")
+    with django_capture_on_commit_callbacks(execute=True):
+        act(client, game, "resign")
+    page = parse_html(client.get(f"/game/{game.pk}/verdict/", headers=HTMX))
+    said = page.find("p", data_opening=True)
+    assert said["data-opening"] == "won" and "could be won from the start, with no shuffle" in said.text
+    line = Analysis.objects.get(game=game).stretches[0]["line"].split()
+    assert len(page.find("details").find_all("li")) == len(line)
+    assert page.find("a", href=f"/game/{game.pk}/replay/0/")
+
+
+def test_the_deal_that_could_not_be_won_without_a_shuffle_says_so(client, monkeypatch):
+    game = new_game(client, 1)
+    act(client, game, "shuffle")
+    act(client, game, "resign")
+    monkeypatch.setattr(solver, "solve", lambda position, budget: solver.SolveResult(solver.Verdict.PROVED_LOST, [], 1))
+    client.post(f"/game/{game.pk}/verdict/")  # asks; the tests' tasks run at once
+    page = parse_html(client.get(f"/game/{game.pk}/verdict/", headers=HTMX))
+    assert page.find("p", data_opening="proved_lost")
+
+
+def test_a_game_with_no_shuffle_says_nothing_more_of_its_deal(client, django_capture_on_commit_callbacks):
+    game = new_game(client, WINNABLE_DEAL)
+    with django_capture_on_commit_callbacks(execute=True):
+        act(client, game, "resign")
+    page = parse_html(client.get(f"/game/{game.pk}/verdict/", headers=HTMX))
+    assert page.find("div", class_="analysis") and not page.find_all("p", data_opening=True)
+    assert "You could have won from the deal with no shuffle at all." in page.text

@@ -199,7 +199,7 @@ def test_a_verdict_searches_from_the_last_shuffle(client, monkeypatch):
 
 def test_a_budget_too_small_says_undecided(client, settings):
     settings.ADDICTION_ANALYSIS_BUDGET = 3
-    settings.ADDICTION_DEEP_BUDGET = 3  # the last stretch's second try, as small
+    settings.ADDICTION_ANALYSIS_RETRY_BUDGET = settings.ADDICTION_DEEP_BUDGET = 3  # the second tries, as small
     game = new_game(client, 1)
     act(client, game, "resign")
     assert "not decided within the search budget" in text_of(client.post(f"/game/{game.pk}/verdict/", follow=True))
