@@ -448,6 +448,7 @@ def follow_hints(
     as_site: bool = True,
     searches_per_stretch: int = SEARCHES_PER_STRETCH,
     clock: Callable[[], float] | None = None,
+    observe: Callable[[GameState], None] | None = None,
 ) -> Followed:
     """Play ``state`` to its end doing what the site's hints say, as a player who follows
     every one of them and waits for the background searches (docs/RULES.md, "Hints").
@@ -462,8 +463,9 @@ def follow_hints(
     the deep search runs from the position of the stretch's first hint, before that hint,
     and every hint off its line is :func:`advise`'s.
 
-    ``clock`` (``time.perf_counter``, say) only times the searches for the caller: what is
-    played never depends on it.  When the hint says nothing helps, the player gives up."""
+    ``clock`` (``time.perf_counter``, say) only times the searches for the caller, and
+    ``observe`` is shown each state the player reaches: what is played never depends on
+    either.  When the hint says nothing helps, the player gives up."""
     known: dict[Position, Move] = {}
     searches: dict[int, int] = {}  # the background searches each stretch (shuffles used) asked for
     nodes: list[int] = []
@@ -515,6 +517,8 @@ def follow_hints(
             state = state.resign()
             break
         state = state.shuffle() if advice == SHUFFLE else state.play(advice)  # type: ignore[arg-type]
+        if observe:
+            observe(state)
     return Followed(state, nodes, seconds, lookups, search_seconds, searches_won)
 
 
