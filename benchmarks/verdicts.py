@@ -128,7 +128,8 @@ def report(kind: str, played: int, games: list[dict]) -> None:
     times = sorted(game["seconds"] for game in games)
     print(
         f"  a game's analysis (CPU): median {statistics.median(times):.2f} s, "
-        f"p95 {times[int(0.95 * len(times))]:.2f} s, max {times[-1]:.2f} s; {60 * lost / sum(times):.1f} lost games analysed a minute on one core"
+        f"p95 {times[int(0.95 * len(times))]:.2f} s, max {times[-1]:.2f} s; "
+        f"{60 * lost / sum(times):.1f} lost games analysed a minute on one core"
     )
 
 
