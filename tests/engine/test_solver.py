@@ -149,3 +149,37 @@ def test_following_the_hints_wins_the_known_deals(deal_number, seed):
     assert game.status.value == "won"
     if deal_number in WINNABLE_WITH_NO_SHUFFLE:
         assert game.shuffles_used == 0
+
+
+def test_the_request_plays_a_line_its_own_search_finds_else_the_hint():
+    from games import solver
+
+    found = solver.search_win(deal(1), 200_000)
+    asked = solver.request_hint(deal(1), 3, search_budget=200_000)
+    assert found.won and asked.hint == found.line[0] and asked.line == found.line
+    alone = solver.request_hint(deal(1), 3, search_budget=0)
+    assert alone.line == [] and alone.hint == hint(deal(1), 3)
+
+
+def test_the_site_order_searches_each_stretch_from_its_start_and_from_where_a_hint_off_every_line_leads(monkeypatch):
+    from games import solver
+
+    searched = []
+    real = solver.search_win
+    monkeypatch.setattr(
+        solver, "search_win", lambda position, budget: searched.append(position) or real(position, budget)
+    )
+    game = GameState.start(deal_number=1, seed=7)
+    ends = []
+    followed = solver.follow_hints(
+        game, deep_budget=2_000, search_budget=0, searches_per_stretch=3, observe=ends.append
+    )
+    assert searched[0] == deal(1)  # the deal's own search, before any hint
+    starts = [
+        state.position
+        for before, state in zip([game, *ends][:-1], ends, strict=True)
+        if state.shuffles_used > before.shuffles_used
+    ]
+    assert starts and all(start in searched for start in starts)  # and each shuffle's table
+    assert len(searched) <= 3 * (followed.state.shuffles_used + 1)  # at most three a stretch
+    assert ends[-1] == followed.state

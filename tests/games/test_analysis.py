@@ -14,6 +14,7 @@ from django.utils import timezone
 from games import background, engine, solver, tasks
 from games.models import Analysis, Claimed, Game, KnownStep, StretchSearch
 from games.selectors import oldest_queued_seconds
+from games.services import game_act, hint_for
 from tests.helpers import HTMX, act, new_game, parse_html, text_of
 from tests.winning import guest_owner, play_win, quick_win
 
@@ -307,6 +308,48 @@ def test_the_deal_asks_for_a_search_and_then_hints_follow_its_line(
     for move in line[:5]:
         assert background.known_hint(state.position) == engine.Hint.of(move)
         state = state.play(move)
+
+
+def test_a_shuffle_asks_for_the_search_from_the_table_it_deals(client, django_capture_on_commit_callbacks):
+    game = new_game(client, 1)
+    with django_capture_on_commit_callbacks(execute=True):
+        act(client, game, "shuffle")
+    dealt = Game.objects.get(pk=game.pk).state().position
+    assert StretchSearch.objects.get(position=background.position_key(dealt)).state == Claimed.DONE
+
+
+def test_a_hint_off_every_line_asks_for_the_search_from_where_its_move_leads_a_few_times_a_stretch(
+    client, settings, django_capture_on_commit_callbacks
+):
+    settings.ADDICTION_REQUEST_SEARCH_BUDGET = 0  # the request's hint is advise's
+    settings.ADDICTION_SEARCHES_PER_STRETCH = 2
+    with django_capture_on_commit_callbacks(execute=True):
+        game = new_game(client, 1)  # deal 1: no win within the tests' 5,000 positions
+    assert StretchSearch.objects.count() == 1 and not KnownStep.objects.exists()
+    owner = guest_owner(client)
+    with django_capture_on_commit_callbacks(execute=True):
+        hinted = hint_for(owner=owner, game_id=game.pk, version=0).game
+    state = hinted.state()
+    move = solver.advise(state.position, state.shuffles_left).hint
+    assert hinted.hint == str(engine.Hint.of(move))
+    leads_to = state.position.play(move)
+    assert StretchSearch.objects.filter(position=background.position_key(leads_to)).exists()
+    # The stretch has asked for its two searches: the next hint asks for none.
+    game_act(owner=owner, game_id=game.pk, version=0, kind="move", slot=move.src, to=move.dst)
+    with django_capture_on_commit_callbacks(execute=True):
+        hint_for(owner=owner, game_id=game.pk, version=1)
+    assert StretchSearch.objects.count() == 2
+
+
+def test_the_requests_own_search_keeps_the_line_it_finds(client, settings, django_capture_on_commit_callbacks):
+    settings.ADDICTION_REQUEST_SEARCH_BUDGET = 200_000
+    game = new_game(client, 1)  # its deal's search not run: the request finds the line itself
+    with django_capture_on_commit_callbacks(execute=True):
+        hinted = hint_for(owner=guest_owner(client), game_id=game.pk, version=0).game
+    line = solver.search_win(engine.deal(1), 200_000).line
+    assert line and hinted.hint == str(engine.Hint.of(line[0]))
+    assert KnownStep.objects.count() == len(line)
+    assert not StretchSearch.objects.exists()  # its move leads along a known line: nothing more to search
 
 
 def test_a_position_is_searched_once_for_every_game_that_reaches_it(client, monkeypatch, settings):
