@@ -1,6 +1,6 @@
 """The work done off the request path (docs/RULES.md, "Analysis" and "Hints"): a finished
-game's analysis, and the search for a win from the position a stretch's first hint was
-asked at.  games/tasks.py runs these functions in a worker; nothing here runs in a request.
+game's analysis, and the search for a win from a stretch's start (the deal, a shuffle) or
+from where a hint off every line leads.  games/tasks.py runs these functions in a worker; nothing here runs in a request.
 
 Each piece of work is one row (:class:`~games.models.Analysis`, :class:`~games.models.StretchSearch`),
 queued when it is asked for and claimed by the worker that does it, with an UPDATE that only
@@ -108,7 +108,7 @@ def _waiting_analyses():
 PRIORITY_WIN = 50
 """A win's analysis first: its evidence, and perhaps its place near the top of a board, wait on it."""
 PRIORITY_SEARCH = 20
-"""Then the search behind a stretch's first hint: its player is at the table."""
+"""Then the search from a stretch's start or behind a hint: its player is at the table."""
 PRIORITY_PLAYED = 10
 """Then the analysis of a game with ``PLAYED_ACTIONS`` actions or more."""
 PRIORITY_BRIEF = 0

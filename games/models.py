@@ -436,8 +436,8 @@ class Analysis(BackgroundWork):
 
 
 class StretchSearch(BackgroundWork):
-    """The background search for an outright win from a position a hint was asked at
-    (games/background.py): one a position, whoever asked, searched once."""
+    """The background search for an outright win from a stretch's start or from where a hint
+    leads (games/background.py): one a position, whoever asked, searched once."""
 
     position = models.CharField(max_length=64, primary_key=True, help_text=_("SHA-256 of the position's notation."))
     found = models.BooleanField(default=False, help_text=_("Whether the search found a winning line."))
