@@ -241,14 +241,16 @@ most), which wins 87% of the hold-out's games where one million won 82% (benchma
 def search_win(position: Position, budget: int = DEEP_BUDGET) -> SolveResult:
     """A search for an outright win of this stretch, far deeper than a hint's (a background
     task's, not a request's): first with the greedy moves of :func:`solve`; when those are
-    all seen before the budget is spent, again with the patient ones (every move but a 2
-    leaving column 0), which put off a move into a run's frontier.  It remembers the
-    positions seen by their hashes, not their parents, so that a million fit in a worker's
+    all seen before the budget is spent, again with every move, which may put off a move
+    into a run's frontier or take a 2 out of column 0.  (The second pass once left out the
+    2s leaving column 0, as a hint's probe does; with every move it found a win from 54 of
+    80 deals where it found 46: benchmarks/README.md, "Issue 43".)  It remembers the
+    positions seen by their hashes, not their parents, so that millions fit in a worker's
     memory.  Won carries the line; otherwise the answer is "unknown", whatever was seen,
-    since not every move was searched."""
+    since it stops at its budget."""
     layout, full = position.layout, position.variant.full_run
     nodes = 0
-    for forced in (_GREEDY, _PATIENT):
+    for forced in (_GREEDY, _EVERY):
         line, spent = _deep(layout, budget - nodes, full, forced)
         nodes += spent
         if line is not None:

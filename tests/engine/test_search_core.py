@@ -59,13 +59,13 @@ def test_both_cores_search_as_deep_alike_on_positions_of_every_variant(variant):
     """The background search's (``_deep``, behind ``search_win``): the same line and count."""
     compared = 0
     for rng, position in positions(variant, 60, seed=43):
-        for forced in (solver._GREEDY, solver._PATIENT):
+        for forced in (solver._GREEDY, solver._PATIENT, solver._EVERY):
             budget = rng.choice((*BUDGETS, 5000))
             reference = solver._deep_python(position.layout, budget, position.variant.full_run, forced)
             compiled = solver._deep(position.layout, budget, position.variant.full_run, forced)
             assert compiled == reference, (str(position), budget, forced)
             compared += 1
-    assert compared == 120
+    assert compared == 180
 
 
 def test_the_hints_and_the_verdicts_are_the_same_with_either_core(monkeypatch):
