@@ -108,9 +108,12 @@ def _waiting_analyses():
 PRIORITY_WIN = 50
 """A win's analysis first: its evidence, and perhaps its place near the top of a board, wait on it."""
 PRIORITY_SEARCH = 20
-"""Then the search from a stretch's start or behind a hint: its player is at the table."""
+"""Then the search behind a hint: its player is at the table, and asked for help."""
 PRIORITY_PLAYED = 10
 """Then the analysis of a game with ``PLAYED_ACTIONS`` actions or more."""
+PRIORITY_DEALT = 5
+"""Then the search from a stretch's start (the deal, a shuffle), made before anyone asks for a
+hint there, and perhaps for nobody: a busy worker serves hints and end screens first."""
 PRIORITY_BRIEF = 0
 """Last, the analysis of a game with fewer (a deal tried and left), with the upkeep's own work."""
 PRIORITY_CROWDED = -10
@@ -133,13 +136,14 @@ def analysis_priority(game_id: int) -> int:
     return PRIORITY_PLAYED if actions >= PLAYED_ACTIONS else PRIORITY_BRIEF
 
 
-def search_priority(position: engine.Position, asked_from: str) -> int:
-    """The priority of the search behind a hint: a player's first waiting one before played
-    games' analyses, any more from the same address after everything (docs/RULES.md, "Hints")."""
+def search_priority(position: engine.Position, asked_from: str, *, dealt: bool = False) -> int:
+    """The priority of a search for a win: behind a hint, a player's first waiting one before
+    played games' analyses; from a stretch's start (``dealt``), after them; any more from the
+    same address and of the same kind after everything (docs/RULES.md, "Analysis")."""
     waiting = StretchSearch.objects.exclude(state=Claimed.DONE).exclude(position=position_key(position))
-    if asked_from and waiting.filter(asked_from=asked_from).exists():
+    if asked_from and waiting.filter(asked_from=asked_from, dealt=dealt).exists():
         return PRIORITY_CROWDED
-    return PRIORITY_SEARCH
+    return PRIORITY_DEALT if dealt else PRIORITY_SEARCH
 
 
 def analysis_queue(game_id: int) -> bool:
@@ -253,19 +257,20 @@ def line_keep(position: engine.Position, line: list[engine.Move]) -> None:
     KnownStep.objects.bulk_create(steps, ignore_conflicts=True)
 
 
-def search_queue(position: engine.Position, asked_from: str = "") -> bool:
+def search_queue(position: engine.Position, asked_from: str = "", *, dealt: bool = False) -> bool:
     """Ask for the background search for a win from ``position``, for a game started from the
-    address key ``asked_from``: True when a task must be enqueued.  Not while
-    ``ADDICTION_MAX_PENDING_SEARCHES_PER_ADDRESS`` searches that address asked for wait: its
-    hints then answer with what the request finds alone (docs/RULES.md, "Hints")."""
+    address key ``asked_from``, at a stretch's start (``dealt``) or where a hint leads: True
+    when a task must be enqueued.  Not while ``ADDICTION_MAX_PENDING_SEARCHES_PER_ADDRESS``
+    searches of the same kind that address asked for wait: its hints then answer with what
+    the request finds alone (docs/RULES.md, "Hints")."""
     key = position_key(position)
     if KnownStep.objects.filter(position=key).exists():
         return False
     if asked_from and not StretchSearch.objects.filter(position=key).exists():
-        waiting = StretchSearch.objects.exclude(state=Claimed.DONE).filter(asked_from=asked_from)
+        waiting = StretchSearch.objects.exclude(state=Claimed.DONE).filter(asked_from=asked_from, dealt=dealt)
         if waiting.count() >= settings.ADDICTION_MAX_PENDING_SEARCHES_PER_ADDRESS:
             return False
-    return queue_work(StretchSearch, position=key, defaults={"asked_from": asked_from})
+    return queue_work(StretchSearch, position=key, defaults={"asked_from": asked_from, "dealt": dealt})
 
 
 def stretch_search(notation: str, variant: str = engine.DEFAULT_VARIANT.key) -> bool:

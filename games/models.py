@@ -449,6 +449,11 @@ class StretchSearch(BackgroundWork):
         db_default="",
         help_text=_("The address key of the game whose hint asked for it first (a cap per address)."),
     )
+    dealt = models.BooleanField(
+        default=False,
+        db_default=False,
+        help_text=_("Asked for at a stretch's start (the deal, a shuffle) rather than by a hint."),
+    )
 
     class Meta(BackgroundWork.Meta):
         indexes = [

@@ -23,7 +23,7 @@ def ask_for_analysis(sender, game, **kwargs) -> None:
 
 @receiver(signals.stretch_dealt)
 @receiver(signals.win_sought)
-def ask_for_search(sender, game, position, **kwargs) -> None:
+def ask_for_search(sender, game, position, signal, **kwargs) -> None:
     # At most ADDICTION_SEARCHES_PER_STRETCH a game's stretch: the one from its start, and
     # from where hints off any found line lead (docs/RULES.md, "Hints").
     key = f"sought:{game.pk}:{game.shuffles_used}"
@@ -33,4 +33,5 @@ def ask_for_search(sender, game, position, **kwargs) -> None:
     except ValueError:  # the count expired in between: a day old, so this is a first
         asked = 1
     if asked <= settings.ADDICTION_SEARCHES_PER_STRETCH:
-        transaction.on_commit(partial(tasks.search_ask, position, game.address_key))
+        dealt = signal is signals.stretch_dealt
+        transaction.on_commit(partial(tasks.search_ask, position, game.address_key, dealt=dealt))

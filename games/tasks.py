@@ -38,9 +38,10 @@ def analyses_ask_again(*, now, dry_run: bool = False) -> int:
     return len(stale)
 
 
-def search_ask(position: engine.Position, asked_from: str = "") -> None:
+def search_ask(position: engine.Position, asked_from: str = "", *, dealt: bool = False) -> None:
     """Ask for the background search for a win from ``position`` (docs/RULES.md, "Hints"), for
-    a game started from the address key ``asked_from``."""
-    if background.search_queue(position, asked_from):
-        priority = background.search_priority(position, asked_from)
+    a game started from the address key ``asked_from``: a stretch's start (``dealt``), or where
+    a hint leads."""
+    if background.search_queue(position, asked_from, dealt=dealt):
+        priority = background.search_priority(position, asked_from, dealt=dealt)
         search_stretch.using(priority=priority).enqueue(str(position), position.variant.key)

@@ -53,8 +53,10 @@ def test_one_address_queues_a_bounded_amount_and_another_players_analysis_comes_
             played_and_given_up(Client(**FLOOD), 1000 + number, actions=background.PLAYED_ACTIONS, hint=True)
     waiting = Analysis.objects.exclude(state=Claimed.DONE).filter(game__address_key__isnull=False)
     assert waiting.count() == 10  # ADDICTION_MAX_PENDING_ANALYSES_PER_ADDRESS
-    assert StretchSearch.objects.exclude(state=Claimed.DONE).count() == 3  # ADDICTION_MAX_PENDING_SEARCHES_PER_ADDRESS
-    assert len(ready_order()) == 13
+    searches = StretchSearch.objects.exclude(state=Claimed.DONE)
+    # ADDICTION_MAX_PENDING_SEARCHES_PER_ADDRESS of each kind: from the deals, and behind hints
+    assert searches.filter(dealt=True).count() == searches.filter(dealt=False).count() == 3
+    assert len(ready_order()) == 16
 
     honest = Client(REMOTE_ADDR="198.51.100.9", HTTP_USER_AGENT="Firefox")
     with django_capture_on_commit_callbacks(execute=True):
@@ -62,12 +64,13 @@ def test_one_address_queues_a_bounded_amount_and_another_players_analysis_comes_
     order = ready_order()
     place = [index for index, (path, args) in enumerate(order) if args["args"] == [theirs.pk]]
     dealt = [index for index, (path, args) in enumerate(order) if args["args"][0] == str(engine.deal(5000))]
-    # The searches first, players at the table: the flood's first, then the one from their own
-    # deal.  Then the flood's first analysis (older), then theirs, before the rest of the flood,
-    # which goes last: an address with work waiting waits behind others'.
-    assert dealt == [1] and place == [3]
+    # Behind the flood's first search (a player at the table asked a hint) and its first analysis
+    # (older), and before the rest of the flood, which goes last: an address with work waiting
+    # waits behind others'.  The searches from the flood's first deal and from theirs, which
+    # nobody asked a hint of, follow.
+    assert place == [2] and dealt == [4]
 
-    for path, args in order[: place[0] + 1]:  # the worker's first four tasks, run as it runs them
+    for path, args in order[: place[0] + 1]:  # the worker's first three tasks, run as it runs them
         import_string(path).call(*args["args"], **args["kwargs"])
     assert Analysis.objects.get(game=theirs).state == Claimed.DONE
 
@@ -108,3 +111,10 @@ def test_a_win_a_hint_helped_to_waits_in_line_and_under_the_caps_like_any_played
     assert background.worth_analysing(won) is False
     won.assisted = False
     assert background.worth_analysing(won) is True
+
+
+def test_a_search_from_a_stretchs_start_waits_behind_hints_and_played_games():
+    deal = engine.deal(31)
+    assert background.search_priority(deal, "", dealt=True) == background.PRIORITY_DEALT
+    assert background.PRIORITY_BRIEF < background.PRIORITY_DEALT < background.PRIORITY_PLAYED
+    assert background.search_priority(deal, "") == background.PRIORITY_SEARCH
