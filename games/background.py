@@ -1,6 +1,7 @@
 """The work done off the request path (docs/RULES.md, "Analysis" and "Hints"): a finished
 game's analysis, and the search for a win from a stretch's start (the deal, a shuffle) or
-from where a hint off every line leads.  games/tasks.py runs these functions in a worker; nothing here runs in a request.
+from where a hint off every line leads.  games/tasks.py runs these functions in a worker;
+nothing here runs in a request.
 
 Each piece of work is one row (:class:`~games.models.Analysis`, :class:`~games.models.StretchSearch`),
 queued when it is asked for and claimed by the worker that does it, with an UPDATE that only

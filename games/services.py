@@ -274,8 +274,8 @@ def hint_for(*, owner: Owner, game_id: int, version: int) -> Played:
         return Played(game, None, None)
     state = game.state()
     advice = position_hint(state)
-    if advice.kind is engine.HintKind.MOVE:
-        card = state.position.card_at(advice.src)
+    card = state.position.card_at(advice.src) if advice.src else None
+    if advice.kind is engine.HintKind.MOVE and card and advice.src and advice.dst:
         leads_to = state.position.play(engine.Move(card, advice.src, advice.dst, state.variant.cols))
         if background.known_hint(leads_to) is None:
             signals.win_sought.send(sender=Game, game=game, position=leads_to)
