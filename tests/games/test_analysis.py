@@ -403,7 +403,7 @@ def test_the_end_screen_says_the_deal_itself_could_be_won_after_a_shuffle(client
     said = page.find("p", data_opening=True)
     assert said["data-opening"] == "won" and "could be won from the start, with no shuffle" in said.text
     line = Analysis.objects.get(game=game).stretches[0]["line"].split()
-    assert len(page.find("details").find_all("li")) == len(line)
+    assert len(page.find("details", class_="opening-line").find_all("li")) == len(line)
     assert page.find("a", href=f"/game/{game.pk}/replay/0/")
 
 
