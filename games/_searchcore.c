@@ -160,6 +160,17 @@ static int64_t seen_add(Seen *seen, const unsigned char *key, uint64_t h, int32_
     return (int64_t)e;
 }
 
+/* ``items`` (``*cap`` of ``size`` bytes) with room for ``need``, its capacity doubled as often as that
+   takes; NULL when memory runs out, ``items`` and ``*cap`` then unchanged. */
+static void *reserve(void *items, size_t *cap, size_t need, size_t size) {
+    if (need <= *cap) return items;
+    size_t grown_cap = *cap;
+    while (grown_cap < need) grown_cap *= 2;
+    void *grown = realloc(items, grown_cap * size);
+    if (grown) *cap = grown_cap;
+    return grown;
+}
+
 static int run_of(const unsigned char *layout, int start) {
     if (!HEAD[layout[start]]) return 0;
     int i = start + 1, end = start + WIDE;
@@ -407,11 +418,9 @@ static PyObject *explore(PyObject *self, PyObject *args) {
                     best_score = score;
                     best_locked = child_runs[0] + child_runs[1] + child_runs[2] + child_runs[3];
                 }
-                if (best_count == best_cap) {
-                    int64_t *grown = realloc(best, (best_cap *= 2) * sizeof(int64_t));
-                    if (!grown) goto nomemory;
-                    best = grown;
-                }
+                int64_t *grown = reserve(best, &best_cap, best_count + 1, sizeof *best);
+                if (!grown) goto nomemory;
+                best = grown;
                 best[best_count++] = e;
             }
             children[kids].score = score;
@@ -421,12 +430,9 @@ static PyObject *explore(PyObject *self, PyObject *args) {
             kids++;
         }
         if (kids > 1) sort_children(children, kids, &seen);
-        if (stack_count + kids > stack_cap) {
-            while (stack_count + kids > stack_cap) stack_cap *= 2;
-            Frame *grown = realloc(stack, stack_cap * sizeof(Frame));
-            if (!grown) goto nomemory;
-            stack = grown;
-        }
+        Frame *grown = reserve(stack, &stack_cap, stack_count + kids, sizeof *stack);
+        if (!grown) goto nomemory;
+        stack = grown;
         for (int k = 0; k < kids; k++) {
             stack[stack_count].entry = children[k].entry;
             memcpy(stack[stack_count].runs, children[k].runs, sizeof children[k].runs);
@@ -582,11 +588,9 @@ static PyObject *deep(PyObject *self, PyObject *args) {
         size_t keep = frame.depth > 1 ? (size_t)frame.depth - 1 : 0;
         if (path_count > keep) path_count = keep;
         if (frame.depth) {
-            if (path_count == path_cap) {
-                Move *grown = realloc(path, (path_cap *= 2) * sizeof(Move));
-                if (!grown) goto nomemory;
-                path = grown;
-            }
+            Move *grown = reserve(path, &path_cap, path_count + 1, sizeof *path);
+            if (!grown) goto nomemory;
+            path = grown;
             path[path_count++] = (Move){frame.card, frame.src, frame.gap};
         }
         nodes++;
@@ -646,12 +650,9 @@ static PyObject *deep(PyObject *self, PyObject *args) {
             }
             children[j + 1] = child;
         }
-        if (stack_count + kids > stack_cap) {
-            while (stack_count + kids > stack_cap) stack_cap *= 2;
-            DeepFrame *grown = realloc(stack, stack_cap * sizeof(DeepFrame));
-            if (!grown) goto nomemory;
-            stack = grown;
-        }
+        DeepFrame *grown = reserve(stack, &stack_cap, stack_count + kids, sizeof *stack);
+        if (!grown) goto nomemory;
+        stack = grown;
         for (int k = 0; k < kids; k++) {
             DeepFrame *next = &stack[stack_count++];
             memcpy(next->key, children[k].key, LEN);
