@@ -21,7 +21,7 @@ from daily.tasks import solver_daily_ask_at_reveal
 from games.models import daily_revealed
 from games.services import TooManyGames
 from records.models import BoardEntry
-from records.presenters import board_page_context
+from records.presenters import board_page_context, page_choice
 from records.scopes import Scope
 from records.selectors import board_page
 
@@ -84,7 +84,7 @@ def daily_board(request: SiteRequest, day: date) -> HttpResponse:
     """A day's daily board: each player's first daily game of that day, if won."""
     day = _playable(day)
     board = BoardEntry.Board.named(request.GET.get("board"))
-    page = board_page(board=board, scope=Scope.daily(day), page=request.GET.get("page"))
+    page = board_page(board=board, scope=Scope.daily(day), **page_choice(request.GET))
     context = board_page_context(board=board, page=page, daily_day=day, deal_number=deals.deal_number_of(day))
     return render(request, "records/leaderboard.html", context)
 

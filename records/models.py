@@ -37,6 +37,10 @@ class BoardEntry(models.Model):
     first = models.BigIntegerField(help_text=_("The board's figure: milliseconds, or moves."))
     second = models.BigIntegerField(help_text=_("The other figure, which breaks ties."))
     finished_at = models.DateTimeField()
+    shown = models.BooleanField(
+        default=True,
+        help_text=_("Whether the boards show it: its player is active and not hidden by staff (kept by records/services.py)."),
+    )
 
     ORDER = ("first", "second", "finished_at", "id")
     """How a board ranks its entries, best first, decided here once: its figure, then the other
@@ -55,7 +59,13 @@ class BoardEntry(models.Model):
     class Meta:
         db_table = "games_boardentry"  # made by the games app before the split: the table keeps its name
         constraints = [models.UniqueConstraint(fields=["user", "board", "scope"], name="board_entry_one_per_player")]
-        indexes = [models.Index(fields=["board", "scope", "first", "second", "finished_at"], name="board_entry_rank")]
+        # A board's page, a rank and a cursor read one range of this index, in ORDER, and
+        # only the entries the boards show: no join to the users for the moderation flags.
+        indexes = [
+            models.Index(
+                fields=["board", "scope", "first", "second", "finished_at", "id"], name="board_entry_shown_rank", condition=models.Q(shown=True)
+            )
+        ]
 
     def __str__(self) -> str:
         return f"{self.board}/{self.scope}: {self.user_id} {self.first}/{self.second}"

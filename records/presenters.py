@@ -54,3 +54,9 @@ def board_page_context(*, board: str, page, variant=None, period: str | None = N
         "period": period,
         **more,
     }
+
+
+def page_choice(query) -> dict:
+    """Which page of a board a request's query asks for: its number, and the cursor its link
+    carried (records.selectors.board_page)."""
+    return {"page": query.get("page"), "after": query.get("after"), "before": query.get("before")}

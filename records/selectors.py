@@ -4,11 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
-from datetime import date, datetime, timedelta
+from datetime import UTC, date, datetime, timedelta
 
 from django.conf import settings
 from django.contrib.auth.models import User
-from django.core.paginator import Page, Paginator
 from django.db.models import Q, QuerySet
 
 from addiction_site.ownership import Owner
@@ -23,21 +22,36 @@ BOARD_PAGE_SIZE = 25
 
 
 def on_boards(entries: QuerySet[BoardEntry]) -> QuerySet[BoardEntry]:
-    """The entries of players the boards show: active, and not hidden by staff."""
-    return entries.filter(user__is_active=True).exclude(user__player__hidden_from_boards=True)
+    """The entries of players the boards show: active, and not hidden by staff (kept on each
+    entry as ``shown`` by records/services.py, so that no board joins the users)."""
+    return entries.filter(shown=True)
 
 
 def ahead_of(entry: BoardEntry) -> Q:
     """The entries that stand above ``entry`` on its board (BoardEntry.ORDER): better on the
     first field of the order, or equal on each field before one where they are better."""
+    return _beside(entry, "lt")
+
+
+def behind(entry: BoardEntry) -> Q:
+    """The entries that stand below ``entry`` on its board: the other side of ``ahead_of``."""
+    return _beside(entry, "gt")
+
+
+def _beside(entry: BoardEntry, side: str) -> Q:
+    """The entries on one ``side`` of ``entry`` ("lt": ahead, "gt": behind) by ORDER.  The
+    first field's bound stands alone as well, so that the database reads one range of the
+    rank index (BoardEntry.Meta) rather than filtering the board from its top."""
     ahead, same = Q(pk__in=[]), Q()
     for field in BoardEntry.ORDER:
         value = getattr(entry, field)
         if value is None:  # an entry not saved yet comes last among equals (BoardEntry.ranks_before)
-            return ahead | same
-        ahead |= same & Q(**{f"{field}__lt": value})
+            ahead |= same if side == "lt" else Q(pk__in=[])
+            break
+        ahead |= same & Q(**{f"{field}__{side}": value})
         same &= Q(**{field: value})
-    return ahead
+    first = BoardEntry.ORDER[0]
+    return Q(**{f"{first}__{side}e": getattr(entry, first)}) & ahead
 
 
 def stands_near_top(game: Game) -> bool:
@@ -130,27 +144,126 @@ def previous_best(game: Game, entry: BoardEntry) -> int | None:
     return earlier.order_by(figure, other, "finished_at").values_list(figure, flat=True).first()
 
 
-def board_page(*, board: str, scope: Scope, page: str | int | None) -> Page:
+BOARD_COLUMNS = (
+    "first",
+    "second",
+    "finished_at",
+    "user__username",
+    "game__deal_number",
+    "game__variant",
+    # the game's status and day: whether its replay is open yet (Game.seed_shown)
+    "game__status",
+    "game__daily",
+    "game__sealed",
+)
+
+
+@dataclass(frozen=True)
+class BoardPage:
+    """One page of a board, read without counting the board: its entries, its number, and
+    the cursors its links carry (the last entry shown, for the next page; the first, for the
+    previous one), so that the next page starts where this one ended, on the rank index,
+    however far down the board it is (``board_page``).  Ranks are numbered from the page's
+    number, as a board of fixed pages does."""
+
+    object_list: list[BoardEntry]
+    number: int
+    has_next: bool
+
+    @property
+    def has_previous(self) -> bool:
+        return self.number > 1
+
+    @property
+    def has_other_pages(self) -> bool:
+        return self.has_previous or self.has_next
+
+    @property
+    def start_index(self) -> int:
+        return (self.number - 1) * BOARD_PAGE_SIZE + 1
+
+    @property
+    def previous_page_number(self) -> int:
+        return self.number - 1
+
+    @property
+    def next_page_number(self) -> int:
+        return self.number + 1
+
+    @property
+    def previous_cursor(self) -> str:
+        return cursor_of(self.object_list[0]) if self.object_list else ""
+
+    @property
+    def next_cursor(self) -> str:
+        return cursor_of(self.object_list[-1]) if self.object_list else ""
+
+
+def cursor_of(entry: BoardEntry) -> str:
+    """An entry's place on its board as a link carries it: its ORDER's values, as numbers
+    (``figure.other.microseconds.id``), so that it still says where the page ended when
+    the entry itself has since improved or gone."""
+    finished = entry.finished_at
+    micros = (finished - datetime(1970, 1, 1, tzinfo=finished.tzinfo)) // timedelta(microseconds=1)
+    return f"{entry.first}.{entry.second}.{micros}.{entry.pk}"
+
+
+def _cursor_entry(cursor: str | None) -> BoardEntry | None:
+    """The place ``cursor_of`` wrote, as an unsaved entry to compare with; None for anything else."""
+    parts = (cursor or "").split(".")
+    if len(parts) != 4 or not all(part.isdigit() and len(part) <= 18 for part in parts):
+        return None
+    first, second, micros, pk = map(int, parts)
+    try:
+        finished_at = datetime(1970, 1, 1, tzinfo=UTC) + timedelta(microseconds=micros)
+    except OverflowError:
+        return None
+    return BoardEntry(pk=pk, first=first, second=second, finished_at=finished_at)
+
+
+def _page_number(page: str | int | None) -> int:
+    try:
+        return max(1, min(int(page or 1), 1_000_000))
+    except (TypeError, ValueError):
+        return 1
+
+
+def board_page(
+    *, board: str, scope: Scope, page: str | int | None, after: str | None = None, before: str | None = None
+) -> BoardPage:
     """One page of a board: each player once, with their best game; ties by the other
-    figure, then by who finished first."""
+    figure, then by who finished first.  ``after`` (a next link's cursor) starts the page
+    behind that place, ``before`` (a previous link's) ends it there; without one, or when
+    the cursor's side of the board has no entries left, the page is found by its number.
+    A number past the end gives the last page; only then is the board counted."""
+    number = _page_number(page)
     entries = (
         on_boards(BoardEntry.objects.filter(board=board, scope=str(scope)))
         .select_related("user", "game")
-        # the game's status and day: whether its replay is open yet (Game.seed_shown)
-        .only(
-            "first",
-            "second",
-            "finished_at",
-            "user__username",
-            "game__deal_number",
-            "game__variant",
-            "game__status",
-            "game__daily",
-            "game__sealed",
-        )
-        .order_by(*BoardEntry.ORDER)
+        .only(*BOARD_COLUMNS)
     )
-    return Paginator(entries, BOARD_PAGE_SIZE).get_page(page)
+    order = BoardEntry.ORDER
+    if (place := _cursor_entry(after)) is not None and number > 1:
+        rows = list(entries.filter(behind(place)).order_by(*order)[: BOARD_PAGE_SIZE + 1])
+        if rows:
+            return BoardPage(rows[:BOARD_PAGE_SIZE], number, len(rows) > BOARD_PAGE_SIZE)
+    if (place := _cursor_entry(before)) is not None and number >= 1:
+        rows = list(entries.filter(ahead_of(place)).order_by(*(f"-{field}" for field in order))[:BOARD_PAGE_SIZE])
+        if len(rows) == BOARD_PAGE_SIZE:  # else the board above changed: count from the top
+            return BoardPage(rows[::-1], number, True)
+    rows = _nth_page(entries, number)
+    if not rows and number > 1:  # past the end: the last page
+        number = max(1, -(-entries.count() // BOARD_PAGE_SIZE))
+        rows = _nth_page(entries, number)
+    return BoardPage(rows[:BOARD_PAGE_SIZE], number, len(rows) > BOARD_PAGE_SIZE)
+
+
+def _nth_page(entries: QuerySet[BoardEntry], number: int) -> list[BoardEntry]:
+    """Page ``number``'s entries and the next one's first, by their place: the rank index
+    skips the pages before (their ids alone), and only the page's rows join the users and games."""
+    start = (number - 1) * BOARD_PAGE_SIZE
+    ids = entries.order_by(*BoardEntry.ORDER).values("pk")[start : start + BOARD_PAGE_SIZE + 1]
+    return list(entries.filter(pk__in=ids).order_by(*BoardEntry.ORDER))
 
 
 @dataclass(frozen=True)

@@ -37,13 +37,16 @@ def boards_enter(*, game: Game) -> None:
             BoardEntry.Board.TIME: (game.elapsed_ms, game.moves),
             BoardEntry.Board.MOVES: (game.moves, game.elapsed_ms),
         }
+        shown = shown_on_boards(owner_id)
         kept = [str(scope) for scope in board_scopes(game)]
         existing = {
             (entry.board, entry.scope): entry for entry in BoardEntry.objects.filter(user_id=owner_id, scope__in=kept)
         }
         for board, (first, second) in figures.items():
             for scope in kept:
-                win = BoardEntry(user_id=owner_id, board=board, scope=scope, game=game, first=first, second=second)
+                win = BoardEntry(
+                    user_id=owner_id, board=board, scope=scope, game=game, first=first, second=second, shown=shown
+                )
                 win.finished_at = finished_at
                 entry = existing.get((board, scope))
                 if entry is None:
@@ -51,6 +54,20 @@ def boards_enter(*, game: Game) -> None:
                 elif win.ranks_before(entry):  # on equal figures the earlier win stays
                     entry.game, entry.first, entry.second, entry.finished_at = game, first, second, finished_at
                     entry.save(update_fields=["game", "first", "second", "finished_at"])
+
+
+def shown_on_boards(user_id: int) -> bool:
+    """Whether the boards show a player's entries: the account is active and staff did not
+    hide it (docs/RULES.md, "Leaderboards").  Decided here once; ``BoardEntry.shown`` keeps it."""
+    users = get_user_model().objects.filter(pk=user_id, is_active=True)
+    return users.exclude(player__hidden_from_boards=True).exists()
+
+
+def boards_show(*, user_id: int) -> int:
+    """Bring a player's entries in line with ``shown_on_boards``, after their account or their
+    moderation flag changed (records/receivers.py); how many entries changed."""
+    shown = shown_on_boards(user_id)
+    return BoardEntry.objects.filter(user_id=user_id).exclude(shown=shown).update(shown=shown)
 
 
 def boards_rebuild(*, user_id: int) -> None:

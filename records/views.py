@@ -13,7 +13,7 @@ from games.clock import utc_day
 from games.models import Variant
 from records import scopes
 from records.models import BoardEntry
-from records.presenters import board_page_context
+from records.presenters import board_page_context, page_choice
 from records.selectors import board_page, chart_points, profile_entries, profile_of, profile_player, rank_of
 
 
@@ -26,7 +26,7 @@ def leaderboard(request: SiteRequest) -> HttpResponse:
     if period not in scopes.PERIODS:
         period = "all"
     today = utc_day(timezone.now())
-    page = board_page(board=board, scope=scopes.period_scope(period, today, variant), page=request.GET.get("page"))
+    page = board_page(board=board, scope=scopes.period_scope(period, today, variant), **page_choice(request.GET))
     daily_here = variant.rules.default  # the daily deal is the default variant's (docs/RULES.md, "The daily deal")
     context = board_page_context(
         board=board,
@@ -47,7 +47,7 @@ def deal_leaderboard(request: SiteRequest, deal_number: int) -> HttpResponse:
     # The URL's converter (addiction_site/converters.py) takes only numbers of a deal.
     board = BoardEntry.Board.named(request.GET.get("board"))
     variant = Variant.named(request.GET.get("variant"))
-    page = board_page(board=board, scope=scopes.Scope.deal(deal_number, variant), page=request.GET.get("page"))
+    page = board_page(board=board, scope=scopes.Scope.deal(deal_number, variant), **page_choice(request.GET))
     context = board_page_context(board=board, page=page, variant=variant, deal_number=deal_number)
     return render(request, "records/leaderboard.html", context)
 

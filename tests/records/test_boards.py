@@ -18,7 +18,7 @@ from addiction_site.ownership import Owner
 from games.models import Action, Game
 from games.services import game_act, game_rank, game_start
 from records import views as views_records
-from records.models import BoardEntry
+from records.models import BoardEntry, Player
 from records.scopes import board_scopes, period_scope
 from tests.helpers import ONE_MOVE_FROM_WIN, count_queries, new_game, parse_html, set_layout, text_of
 from tests.winning import Win, copy_win, guest_owner, play_win, quick_win, quick_wins, recorded_win, user_owner
@@ -250,16 +250,65 @@ def test_boards_show_25_a_page_and_number_the_ranks_on(client, played):
         copy_win(played.short, owner=user_owner(player(f"p{i:02d}")), elapsed_ms=100_000 + 1000 * i)
     first = client.get("/leaderboards/?board=time&period=all")
     assert [(r["rank"], r["player"]) for r in board_rows(first)] == [(i + 1, f"p{i:02d}") for i in range(25)]
-    assert "Page 1 of 2" in text_of(first)
-    assert (link(first, "next"), link(first, "prev")) == ("?board=time&period=all&page=2", None)
-    second = client.get("/leaderboards/?board=time&period=all&page=2")
+    assert "Page 1" in text_of(first) and "Page 2" not in text_of(first)
+    assert link(first, "prev") is None and link(first, "next").startswith("?board=time&period=all&page=2&after=")
+    second = client.get("/leaderboards/" + link(first, "next"))
     assert [(r["rank"], r["player"]) for r in board_rows(second)] == [(i + 1, f"p{i:02d}") for i in range(25, 30)]
-    assert (link(second, "next"), link(second, "prev")) == (None, "?board=time&period=all&page=1")
+    assert link(second, "next") is None and link(second, "prev").startswith("?board=time&period=all&page=1&before=")
+    assert board_rows(client.get("/leaderboards/" + link(second, "prev"))) == board_rows(first)
+    # Found by its number alone, as a typed address does: the same rows.
+    assert board_rows(client.get("/leaderboards/?board=time&period=all&page=2")) == board_rows(second)
     # Out of range or not a number: the nearest page, never an error.
     assert board_rows(client.get("/leaderboards/?page=99")) == board_rows(second)
     assert board_rows(client.get("/leaderboards/?page=abc")) == board_rows(first)
     deal = client.get(f"/deal/{played.short.deal_number}/leaderboard/?board=moves&page=2")
     assert [r["rank"] for r in board_rows(deal)] == list(range(26, 31))
+
+
+def test_a_next_link_starts_where_its_page_ended_though_the_board_changed(client, played):
+    """The cursor holds the place, not the entry: the last player of page 1 improving to the top,
+    or leaving the board, does not move page 2's start; a forged cursor is a page by number."""
+    users = [player(f"p{i:02d}") for i in range(30)]
+    for i, user in enumerate(users):
+        copy_win(played.short, owner=user_owner(user), elapsed_ms=100_000 + 1000 * i)
+    first = client.get("/leaderboards/?board=time&period=all")
+    following = link(first, "next")
+    copy_win(played.short, owner=user_owner(users[24]), elapsed_ms=50_000)  # p24 now leads
+    second = client.get("/leaderboards/" + following)
+    assert [(r["rank"], r["player"]) for r in board_rows(second)] == [(i + 1, f"p{i:02d}") for i in range(25, 30)]
+    hidden = Player.objects.create(user=users[26], hidden_from_boards=True)
+    assert [r["player"] for r in board_rows(client.get("/leaderboards/" + following))] == ["p25", "p27", "p28", "p29"]
+    hidden.delete()
+    for forged in ("1.2.3", "a.b.c.d", "9" * 40 + ".1.1.1", "1.1.999999999999999999.1", "-1.2.3.4"):
+        page = client.get(f"/leaderboards/?board=time&period=all&page=2&after={forged}&before={forged}")
+        assert [r["rank"] for r in board_rows(page)] == list(range(26, 31)), forged
+
+
+def test_the_shown_flag_matches_the_accounts_after_every_change(played):
+    """BoardEntry.shown is what the boards' join to the accounts decided: compared after each change."""
+    users = [player(f"p{i}") for i in range(4)]
+    for user in users:
+        copy_win(played.short, owner=user_owner(user))
+
+    def by_join() -> set[tuple[int, bool]]:
+        hidden = set(Player.objects.filter(hidden_from_boards=True).values_list("user_id", flat=True))
+        return {
+            (entry.pk, entry.user.is_active and entry.user_id not in hidden)
+            for entry in BoardEntry.objects.select_related("user")
+        }
+
+    def kept() -> set[tuple[int, bool]]:
+        return set(BoardEntry.objects.values_list("pk", "shown"))
+
+    Player.objects.update_or_create(user=users[0], defaults={"hidden_from_boards": True})
+    users[1].is_active = False
+    users[1].save()
+    assert kept() == by_join() and sum(not shown for _, shown in kept()) > 0
+    copy_win(played.short, owner=user_owner(users[0]), elapsed_ms=1_000)  # a hidden player's new best stays hidden
+    copy_win(played.short, owner=user_owner(player("p9")), elapsed_ms=2_000)
+    assert kept() == by_join()
+    Player.objects.update_or_create(user=users[0], defaults={"hidden_from_boards": False})
+    assert kept() == by_join() and all(shown for pk, shown in kept() if BoardEntry.objects.get(pk=pk).user_id == users[0].pk)
 
 
 # --------------------------------------------------------------------------- the week and the day, in UTC

@@ -152,10 +152,20 @@ def test_a_hidden_player_leaves_every_board_and_comes_back_when_cleared(client):
     assert all("bob" in text_of(client.get(page)) for page in pages)
     assert client.get("/players/ada/").status_code == 404
     assert client.get(f"/game/{game.pk}/replay/").status_code == 404  # no longer on a board
-    Player.objects.filter(user=ada).update(hidden_from_boards=False)
+    flag = Player.objects.get(user=ada)
+    flag.hidden_from_boards = False
+    flag.save()
     assert all("ada" in text_of(client.get(page)) for page in pages)
-    User.objects.filter(pk=ada.pk).update(is_active=False)
+    ada.last_login = timezone.now()
+    ada.save(update_fields=["last_login"])  # a log-in: nothing changes
+    assert all("ada" in text_of(client.get(page)) for page in pages)
+    ada.is_active = False
+    ada.save()
     assert not any("ada" in text_of(client.get(page)) for page in pages)
+    assert set(BoardEntry.objects.filter(user=ada).values_list("shown", flat=True)) == {False}
+    ada.is_active = True
+    ada.save(update_fields=["is_active"])
+    assert all("ada" in text_of(client.get(page)) for page in pages)
 
 
 def test_staff_hide_a_player_from_the_admin_in_one_action():
