@@ -216,6 +216,21 @@ class Game(models.Model):
         indexes = [
             models.Index(fields=["owner", "status", "finished_at"], name="game_owner_status_finished"),
             models.Index(fields=["daily", "owner"], name="game_daily_owner", condition=Q(daily__isnull=False)),
+            # A profile (records/selectors.py, profile_of): the ranked wins' best figures and the
+            # latest for the chart (their figures carried in the index), the daily games' days,
+            # and the lost games proved unwinnable, each read from the player's own range.
+            models.Index(
+                fields=["owner", "variant", "finished_at"],
+                name="game_owner_ranked_wins",
+                include=["elapsed_ms", "moves"],
+                condition=Q(status="won", ranked=True),
+            ),
+            models.Index(fields=["owner", "daily"], name="game_owner_dailies", condition=Q(origin="daily")),
+            models.Index(
+                fields=["owner", "variant"],
+                name="game_owner_proved_lost",
+                condition=Q(status="lost", verdict="proved_lost"),
+            ),
             # One place's games of a day: the evidence on a win, the redraws an account claims.
             models.Index(fields=["address_key", "created_at"], name="game_address_created"),
             models.Index(fields=["browser_key", "created_at"], name="game_browser_created"),

@@ -6,7 +6,7 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-from games.models import Game
+from games.models import Game, variant_field
 
 
 class BoardEntry(models.Model):
@@ -38,8 +38,7 @@ class BoardEntry(models.Model):
     second = models.BigIntegerField(help_text=_("The other figure, which breaks ties."))
     finished_at = models.DateTimeField()
     shown = models.BooleanField(
-        default=True,
-        help_text=_("Whether the boards show it: its player is active and not hidden by staff (kept by records/services.py)."),
+        default=True, help_text=_("Whether the boards show it: its player is active and not hidden by staff.")
     )
 
     ORDER = ("first", "second", "finished_at", "id")
@@ -63,7 +62,9 @@ class BoardEntry(models.Model):
         # only the entries the boards show: no join to the users for the moderation flags.
         indexes = [
             models.Index(
-                fields=["board", "scope", "first", "second", "finished_at", "id"], name="board_entry_shown_rank", condition=models.Q(shown=True)
+                fields=["board", "scope", "first", "second", "finished_at", "id"],
+                name="board_entry_shown_rank",
+                condition=models.Q(shown=True),
             )
         ]
 
@@ -119,3 +120,30 @@ class Redraw(models.Model):
 
     def __str__(self) -> str:
         return f"Redraw of game {self.game_id} on {self.user_id}"
+
+
+class PlayerRecord(models.Model):
+    """A player's record in one variant, kept as their games end (records/services.py,
+    ``record_game_over``), so that a profile reads one row instead of every game: the games
+    finished and won, apart from the assisted ones, and the runs of wins.  Folded in the order
+    the games finished (``through``); a game that ends out of that order, or games claimed
+    from a guest, make it again from the games (``record_rebuild``), which gives the same row."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="records", db_index=False)
+    variant = variant_field(_("The game of the family this record counts."))
+    played = models.PositiveIntegerField(default=0)
+    won = models.PositiveIntegerField(default=0)
+    assisted_played = models.PositiveIntegerField(default=0)
+    assisted_won = models.PositiveIntegerField(default=0)
+    current_streak = models.PositiveIntegerField(default=0)
+    best_streak = models.PositiveIntegerField(default=0)
+    through_at = models.DateTimeField(null=True, help_text=_("When the last game folded in finished."))
+    through_game = models.BigIntegerField(default=0, help_text=_("The last game folded in (ties on the time)."))
+
+    FOLDED = ("played", "won", "assisted_played", "assisted_won", "current_streak", "best_streak")
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["user", "variant"], name="player_record_one_per_variant")]
+
+    def __str__(self) -> str:
+        return f"Record of {self.user_id} in {self.variant}: {self.won}/{self.played}"

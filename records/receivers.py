@@ -1,5 +1,6 @@
 """The records' side of a game's win: games/signals.py says a ranked win has an owner (or
-that one is ranked no more), and the boards follow; an account or its moderation flag
+that one is ranked no more), and the boards follow; a game ended, and its player's record
+counts it; an account or its moderation flag
 changed, and the boards show its entries or not (``BoardEntry.shown``)."""
 
 from django.conf import settings
@@ -8,7 +9,7 @@ from django.dispatch import receiver
 
 from games import signals
 from records.models import Player
-from records.services import boards_enter, boards_rebuild, boards_show
+from records.services import boards_enter, boards_rebuild, boards_show, record_game_over
 
 
 @receiver(signals.win_ranked)
@@ -19,6 +20,11 @@ def enter_the_boards(sender, game, **kwargs) -> None:
 @receiver(signals.win_unranked)
 def leave_the_boards(sender, game, **kwargs) -> None:
     boards_rebuild(user_id=game.owner_id)
+
+
+@receiver(signals.game_over)
+def count_on_the_record(sender, game, **kwargs) -> None:
+    record_game_over(game=game)
 
 
 @receiver(post_save, sender=settings.AUTH_USER_MODEL)

@@ -8,14 +8,14 @@ from datetime import UTC, date, datetime, timedelta
 
 from django.conf import settings
 from django.contrib.auth.models import User
-from django.db.models import Q, QuerySet
+from django.db.models import Min, Q, QuerySet
 
 from addiction_site.ownership import Owner
 from games import engine
 from games.clock import utc_day
 from games.models import Game
 from games.selectors import owned_games
-from records.models import BoardEntry, Player, Redraw
+from records.models import BoardEntry, Player, PlayerRecord, Redraw
 from records.scopes import Scope, board_scopes
 
 BOARD_PAGE_SIZE = 25
@@ -302,6 +302,10 @@ def streaks(first_games: list[tuple[date, bool]], now: datetime | None = None) -
     return Streaks(played_current, played_best, won_current, won_best)
 
 
+CHART_WINS = 200
+"""How many of a player's latest ranked wins their profile's chart draws."""
+
+
 @dataclass(frozen=True)
 class Profile:
     """A player's record.  Assisted games (a hint was shown) are counted apart: the figures
@@ -313,7 +317,7 @@ class Profile:
     best_streak: int
     best_time_ms: int | None
     fewest_moves: int | None
-    wins: list[tuple[datetime, int]]  # (finished_at, elapsed_ms) of each ranked win, oldest first
+    wins: list[tuple[datetime, int]]  # (finished_at, elapsed_ms) of the latest CHART_WINS ranked wins, oldest first
     assisted_played: int = 0
     assisted_won: int = 0
     lost_unwinnable: int = 0  # lost games whose last stretch was proved to have no win
@@ -325,42 +329,35 @@ class Profile:
         return self.played - self.won
 
 
-def profile_of(user, variant: str = engine.DEFAULT_VARIANT.key) -> Profile:
+def profile_of(user, record: PlayerRecord) -> Profile:
     """A player's record in one variant of the family (their figures are split by variant:
-    a time of Montana is no time of Addiction), from their finished games in one query, and
-    the draws given up that count on it as games played and lost (docs/RULES.md, "Review
-    before the top")."""
-    rows = list(
-        owned_games(Owner(user_id=user.pk, guest_token=""))
-        .filter(variant=variant)
-        .exclude(status=engine.Status.PLAYING)
-        .order_by("finished_at", "id")
-        .values_list("status", "ranked", "finished_at", "elapsed_ms", "moves", "assisted", "verdict", "origin", "daily")
-    )
-    own = [row for row in rows if not row[5]]
+    a time of Montana is no time of Addiction): the counts and runs kept as their games
+    ended (records.models.PlayerRecord), their ranked wins' figures and the latest for the
+    chart, their daily games' days, the lost games proved unwinnable, and the draws given up
+    that count on it as games played and lost (docs/RULES.md, "Review before the top").
+    Each is one indexed read, however many games the player has finished.  ``record`` is
+    the player's in the variant (records.services.record_of)."""
+    variant = record.variant
+    finished = owned_games(Owner(user_id=user.pk, guest_token="")).filter(variant=variant)
+    ranked = finished.filter(status=engine.Status.WON, ranked=True)  # never assisted (games.services.game_rank)
+    bests = ranked.aggregate(time=Min("elapsed_ms"), moves=Min("moves"))
+    latest = ranked.order_by("-finished_at", "-pk").values_list("finished_at", "elapsed_ms")[:CHART_WINS]
+    dailies = finished.filter(origin=Game.Origin.DAILY, daily__isnull=False).exclude(status=engine.Status.PLAYING)
     draws = Redraw.objects.filter(user=user, game__variant=variant).count()
-    current = best = 0
-    for status, *_rest in own:
-        current = current + 1 if status == engine.Status.WON else 0
-        best = max(best, current)
-    wins = [(finished, elapsed, moves) for status, ranked, finished, elapsed, moves, *_rest in own if ranked]
     return Profile(
-        played=len(own) + draws,
+        played=record.played + draws,
         draws_given_up=draws,
-        won=sum(1 for row in own if row[0] == engine.Status.WON),
-        current_streak=current,
-        best_streak=best,
-        best_time_ms=min((elapsed for _, elapsed, _ in wins), default=None),
-        fewest_moves=min((moves for _, _, moves in wins), default=None),
-        wins=[(finished, elapsed) for finished, elapsed, _ in wins],  # type: ignore[misc]  # wins have finished
-        assisted_played=len(rows) - len(own),
-        assisted_won=sum(1 for row in rows if row[5] and row[0] == engine.Status.WON),
-        lost_unwinnable=sum(1 for row in rows if row[0] == engine.Status.LOST and row[6] == "proved_lost"),
-        daily=streaks([(row[8], row[0] == engine.Status.WON) for row in rows if row[7] == Game.Origin.DAILY]),  # type: ignore[misc]
+        won=record.won,
+        current_streak=record.current_streak,
+        best_streak=record.best_streak,
+        best_time_ms=bests["time"],
+        fewest_moves=bests["moves"],
+        wins=list(reversed(latest)),
+        assisted_played=record.assisted_played,
+        assisted_won=record.assisted_won,
+        lost_unwinnable=finished.filter(status=engine.Status.LOST, verdict="proved_lost").count(),
+        daily=streaks([(day, status == engine.Status.WON) for day, status in dailies.values_list("daily", "status")]),
     )
-
-
-CHART_WINS = 200
 
 
 def chart_points(wins: list[tuple[datetime, int]], width: int = 600, height: int = 160, pad: int = 24) -> dict:

@@ -1,5 +1,5 @@
-"""Every change to the records: the boards a ranked win enters, and the count of guests an
-account claimed."""
+"""Every change to the records: the boards a ranked win enters, each player's record as their
+games end, and the count of guests an account claimed."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from addiction_site.ownership import Owner
 from games import engine
 from games.models import Game
 from games.selectors import owned_games
-from records.models import BoardEntry, Player, Redraw
+from records.models import BoardEntry, Player, PlayerRecord, Redraw
 from records.scopes import board_scopes
 
 REDRAW_WINDOW = timedelta(days=1)
@@ -85,6 +85,7 @@ def guest_claimed(*, user, browser_key: str = "", now: datetime | None = None) -
     games claimed hold a win, the games dealt to other guests from the same address and browser
     (``browser_key``) in the ``REDRAW_WINDOW`` before, and not won, count on the account's
     record as draws given up (:class:`~records.models.Redraw`), each once; how many were."""
+    records_rebuild(user_id=user.pk)  # the guest's finished games count on the account's record
     Player.objects.get_or_create(user=user)
     Player.objects.filter(user=user).update(guests_claimed=F("guests_claimed") + 1)
     now = now or timezone.now()
@@ -102,3 +103,72 @@ def guest_claimed(*, user, browser_key: str = "", now: datetime | None = None) -
         [Redraw(user=user, game_id=pk) for pk in drawn.values_list("pk", flat=True)], ignore_conflicts=True
     )
     return len(made)
+
+
+def record_fold(record: PlayerRecord, status: str, assisted: bool) -> None:
+    """Count one more finished game on ``record``, in the order the games finished: the rule
+    of a profile's figures, decided here once (docs/RULES.md, "Profiles").  An assisted game
+    is counted apart and neither makes nor breaks a run of wins."""
+    won = status == engine.Status.WON
+    if assisted:
+        record.assisted_played += 1
+        record.assisted_won += won
+        return
+    record.played += 1
+    record.won += won
+    record.current_streak = record.current_streak + 1 if won else 0
+    record.best_streak = max(record.best_streak, record.current_streak)
+
+
+def _finished_games(user_id: int, variant: str):
+    games = owned_games(Owner(user_id=user_id, guest_token=""), variant=variant).exclude(status=engine.Status.PLAYING)
+    return games.order_by("finished_at", "pk").values_list("status", "assisted", "finished_at", "pk")
+
+
+def record_rebuild(*, user_id: int, variant: str) -> PlayerRecord:
+    """Make a player's record in ``variant`` again from all their finished games."""
+    with transaction.atomic():
+        record, _ = PlayerRecord.objects.select_for_update().get_or_create(user_id=user_id, variant=variant)
+        for field in PlayerRecord.FOLDED:
+            setattr(record, field, 0)
+        record.through_at, record.through_game = None, 0
+        for status, assisted, finished_at, pk in _finished_games(user_id, variant).iterator(chunk_size=2000):
+            record_fold(record, status, assisted)
+            record.through_at, record.through_game = finished_at, pk
+        record.save()
+    return record
+
+
+def record_game_over(*, game: Game) -> None:
+    """Fold a game that just ended into its owner's record, in the game's transaction; one
+    that finished before the last game folded in (two games ending at once) makes the record
+    again from the games."""
+    if game.owner_id is None:
+        return
+    # What is stored, under the row the game's update holds (a hint may have landed since it was read).
+    stored = Game.objects.filter(pk=game.pk).values_list("status", "assisted", "finished_at")
+    status, assisted, finished_at = stored.get()
+    with transaction.atomic():
+        records = PlayerRecord.objects.select_for_update()
+        record, created = records.get_or_create(user_id=game.owner_id, variant=game.variant)
+        in_order = record.through_at is None or (finished_at, game.pk) > (record.through_at, record.through_game)
+        if created or not in_order:
+            record_rebuild(user_id=game.owner_id, variant=game.variant)
+            return
+        record_fold(record, status, assisted)
+        record.through_at, record.through_game = finished_at, game.pk
+        record.save()
+
+
+def record_of(*, user_id: int, variant: str) -> PlayerRecord:
+    """A player's record in ``variant``; made from their games the first time it is asked for
+    (an account whose games all ended before the records were kept)."""
+    record = PlayerRecord.objects.filter(user_id=user_id, variant=variant).first()
+    return record if record is not None else record_rebuild(user_id=user_id, variant=variant)
+
+
+def records_rebuild(*, user_id: int) -> None:
+    """Make every record of a player again (games came into the account from a guest)."""
+    variants = owned_games(Owner(user_id=user_id, guest_token="")).values_list("variant", flat=True).distinct()
+    for variant in set(variants) | set(PlayerRecord.objects.filter(user_id=user_id).values_list("variant", flat=True)):
+        record_rebuild(user_id=user_id, variant=variant)

@@ -15,6 +15,7 @@ from records import scopes
 from records.models import BoardEntry
 from records.presenters import board_page_context, page_choice
 from records.selectors import board_page, chart_points, profile_entries, profile_of, profile_player, rank_of
+from records.services import record_of
 
 
 @require_safe
@@ -61,7 +62,7 @@ def profile(request: SiteRequest, username: str) -> HttpResponse:
     if hidden and request.user != player and not request.user.is_staff:
         raise Http404(_("No such player."))  # staff hid them from the boards: their page goes too
     variant = Variant.named(request.GET.get("variant"))
-    record = profile_of(player, variant)
+    record = profile_of(player, record_of(user_id=player.pk, variant=variant))
     return render(
         request,
         "records/profile.html",

@@ -41,6 +41,7 @@ from addiction_site.ownership import Owner
 from games import engine
 from games.models import Action, Game
 from games.services import game_rank, game_start, seed_digest
+from records.services import record_game_over
 from tests.helpers import ONE_MOVE_FROM_STUCK, act, act_on_service, guest_token_of, set_layout
 
 SEED = 20261129
@@ -241,6 +242,7 @@ def copy_win(
             for number, kind, move, elapsed, undo_top, redo_top in record.actions
         ]
     )
+    record_game_over(game=copy)  # as a game's end does (records/receivers.py), before its ranking
     game_rank(game=copy)
     return copy
 

@@ -30,7 +30,7 @@ class Migration(migrations.Migration):
         migrations.AddField(
             model_name='boardentry',
             name='shown',
-            field=models.BooleanField(default=True, help_text='Whether the boards show it: its player is active and not hidden by staff (kept by records/services.py).'),
+            field=models.BooleanField(default=True, help_text='Whether the boards show it: its player is active and not hidden by staff.'),
         ),
         migrations.RunPython(flag_hidden_entries, migrations.RunPython.noop),
         migrations.AddIndex(

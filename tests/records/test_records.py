@@ -419,12 +419,12 @@ def test_unknown_and_inactive_players_have_no_profile(client):
 
 # Measured once, logged in: the session and the user, then the page's own reads
 # (my games: the count and the page of the games in progress, then of the finished ones;
-# a profile: the player, whether staff hid them, their finished games and their entries
-# on the all-time boards).
+# a profile: the player, whether staff hid them, their record, their ranked wins' best
+# figures and latest ones, their daily games, their lost games proved unwinnable, their
+# draws given up, their entries on the all-time boards and the rank of each (at most two),
+# their races).
 MY_GAMES_QUERIES = 6
-PROFILE_QUERIES = (
-    10  # and the rank of each of the (at most two) all-time entries it lists (issue 26), its races, its draws given up
-)
+PROFILE_QUERIES = 14
 
 
 def test_my_games_and_the_profile_read_a_fixed_number_of_queries_however_many_games(django_assert_max_num_queries):
