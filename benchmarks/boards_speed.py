@@ -48,13 +48,14 @@ import tempfile
 import time
 from collections import Counter
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-TARGET_MS = 50.0
+BOARD_TARGET_MS = 20.0
+PROFILE_TARGET_MS = 30.0
 DAYS = 60
 POPULAR_DEALS = 500
 BATCH = 2_000
@@ -103,16 +104,32 @@ def finished_moment(rng: random.Random, now: datetime) -> datetime:
     return now - timedelta(seconds=rng.uniform(0, DAYS * 86_400))
 
 
-def new_game(rng, owner_id: int, win_rate: float, pace: float, now: datetime):
+DEALT = {}
+
+
+def dealt(deal_number: int) -> str:
+    """A deal's table as a lost game keeps it (any table does for the pages; a few are enough)."""
+    from games import engine
+
+    key = deal_number % 64
+    if key not in DEALT:
+        DEALT[key] = str(engine.deal(key + 1))
+    return DEALT[key]
+
+
+def new_game(rng, owner_id: int, win_rate: float, pace: float, now: datetime, dailies: set):
     from games import engine
     from games.models import Game
     from games.services import seed_digest
 
     # A fifth of the games are of a popular deal chosen by number (they rank on that deal's board
-    # only); the rest are random deals the site drew, which rank on the all-time, week and day
-    # boards too (docs/RULES.md, "What each board ranks").  Left at the model's default, "chosen",
-    # every game would stay off those boards, and the pages timed would be empty.
-    chosen = rng.random() < 0.2
+    # only), a tenth are the daily deal (the player's first of a day ranks on that day's daily
+    # board, a later one is practice); the rest are random deals the site drew, which rank on the
+    # all-time, week and day boards too (docs/RULES.md, "What each board ranks").  Left at the
+    # model's default, "chosen", every game would stay off those boards, and the pages timed
+    # would be empty.
+    roll = rng.random()
+    chosen, daily = roll < 0.2, 0.2 <= roll < 0.3
     deal_number = rng.randint(1, POPULAR_DEALS) if chosen else rng.randint(1, engine.MAX_DEAL)
     won = rng.random() < win_rate
     resigned = not won and rng.random() < 0.3
@@ -125,15 +142,23 @@ def new_game(rng, owner_id: int, win_rate: float, pace: float, now: datetime):
         elapsed_ms = int(pace * rng.lognormvariate(12.2, 0.6))
         shuffles_used = rng.randint(0, 3) if resigned else engine.SHUFFLES
     finished_at = finished_moment(rng, now)
+    origin = Game.Origin.CHOSEN if chosen else Game.Origin.RANDOM
+    day = None
+    if daily:
+        day = finished_at.astimezone(UTC).date()
+        origin = Game.Origin.PRACTICE if (owner_id, day) in dailies else Game.Origin.DAILY
+        dailies.add((owner_id, day))
+        deal_number = 1000 + (day - date(2026, 1, 1)).days  # one deal a day
     seed = str(rng.getrandbits(128))
     # created_at gets the time of the fill (auto_now_add); none of the pages measured reads it.
     return Game(
         owner_id=owner_id,
         deal_number=deal_number,
-        origin=Game.Origin.CHOSEN if chosen else Game.Origin.RANDOM,
+        origin=origin,
+        daily=day,
         seed=seed,
         seed_sha256=seed_digest(seed),
-        position=engine.WON if won else str(engine.deal(deal_number)),
+        position=engine.WON if won else dealt(deal_number),
         moves=moves,
         shuffles_used=shuffles_used,
         status=engine.Status.WON if won else engine.Status.LOST,
@@ -147,25 +172,33 @@ def new_game(rng, owner_id: int, win_rate: float, pace: float, now: datetime):
     )
 
 
-def fill(rng: random.Random, *, players: int, games: int, now: datetime) -> list[Win]:
-    """Accounts and finished games, in batches; returns the ranked wins, oldest first."""
+def fill(rng: random.Random, *, players: int, games: int, now: datetime) -> tuple[list[Win], set[int]]:
+    """Accounts and finished games, in batches, one player in a hundred hidden from the boards
+    by staff, and each player's record (records.models.PlayerRecord) folded from their games
+    by records.services.record_fold; returns the ranked wins, oldest first, and the hidden."""
     from django.contrib.auth.hashers import make_password
     from django.contrib.auth.models import User
     from django.db import transaction
 
     from games.models import Game
+    from records.models import Player
     from records.scopes import board_scopes
 
     weights, win_rates, paces = player_traits(rng, players)
     wins: list[Win] = []
+    dailies: set = set()
+    finished: list[tuple] = []
     with transaction.atomic():
         users = User.objects.bulk_create(
             [User(username=f"player{i:04d}", password=make_password(None)) for i in range(players)], batch_size=BATCH
         )
         owners = rng.choices(range(players), weights=weights, k=games)
         for start in range(0, games, BATCH):
-            batch = [new_game(rng, users[i].pk, win_rates[i], paces[i], now) for i in owners[start : start + BATCH]]
+            batch = [
+                new_game(rng, users[i].pk, win_rates[i], paces[i], now, dailies) for i in owners[start : start + BATCH]
+            ]
             Game.objects.bulk_create(batch)
+            finished.extend((game.owner_id, game.variant, game.finished_at, game.pk, game.status) for game in batch)
             wins.extend(
                 Win(
                     game.pk,
@@ -178,8 +211,26 @@ def fill(rng: random.Random, *, players: int, games: int, now: datetime) -> list
                 for game in batch
                 if game.ranked
             )
+        hidden = {user.pk for user in rng.sample(users, max(1, players // 100))}
+        Player.objects.bulk_create([Player(user_id=pk, hidden_from_boards=True) for pk in hidden])
+        insert_records(finished)
     wins.sort(key=lambda win: (win.finished_at, win.game_id))
-    return wins
+    return wins, hidden
+
+
+def insert_records(finished: list[tuple]) -> None:
+    """Each player's record, folded in the order their games finished, as their games' ends do."""
+    from records.models import PlayerRecord
+    from records.services import record_fold
+
+    records: dict[tuple[int, str], PlayerRecord] = {}
+    for user_id, variant, finished_at, pk, status in sorted(finished, key=lambda row: (row[2], row[3])):
+        record = records.get((user_id, variant))
+        if record is None:
+            record = records[(user_id, variant)] = PlayerRecord(user_id=user_id, variant=variant)
+        record_fold(record, status, False)
+        record.through_at, record.through_game = finished_at, pk
+    PlayerRecord.objects.bulk_create(records.values(), batch_size=BATCH)
 
 
 def board_rows(wins: list[Win]) -> dict[tuple[int, str, str], tuple[int, int, datetime, int]]:
@@ -197,7 +248,7 @@ def board_rows(wins: list[Win]) -> dict[tuple[int, str, str], tuple[int, int, da
     return best
 
 
-def insert_board_rows(best) -> None:
+def insert_board_rows(best, hidden: set[int]) -> None:
     from django.db import transaction
 
     from records.models import BoardEntry
@@ -211,6 +262,7 @@ def insert_board_rows(best) -> None:
             first=first,
             second=second,
             finished_at=finished_at,
+            shown=user_id not in hidden,
         )
         for (user_id, board, scope), (first, second, finished_at, game_id) in best.items()
     ]
@@ -228,7 +280,7 @@ def check_board_rows(user_ids: list[int]) -> tuple[int, float]:
     from records.models import BoardEntry
     from records.services import boards_enter
 
-    fields = ("user_id", "board", "scope", "game_id", "first", "second", "finished_at")
+    fields = ("user_id", "board", "scope", "game_id", "first", "second", "finished_at", "shown")
     entries = BoardEntry.objects.filter(user_id__in=user_ids)
     stored = set(entries.values_list(*fields))
     with transaction.atomic():
@@ -248,6 +300,29 @@ def check_board_rows(user_ids: list[int]) -> tuple[int, float]:
     return len(ranked), seconds / max(1, len(ranked))
 
 
+def check_records(user_ids: list[int]) -> None:
+    """Make the records of ``user_ids`` again from their games (rolled back) and compare with
+    the stored ones; exits when any differs."""
+    from django.db import transaction
+
+    from records.models import PlayerRecord
+    from records.services import records_rebuild
+
+    def kept() -> set:
+        return set(
+            PlayerRecord.objects.filter(user_id__in=user_ids).values_list("user_id", "variant", *PlayerRecord.FOLDED)
+        )
+
+    stored = kept()
+    with transaction.atomic():
+        for user_id in user_ids:
+            records_rebuild(user_id=user_id)
+        again = kept()
+        transaction.set_rollback(True)
+    if stored != again:
+        sys.exit(f"records differ from records_rebuild's: {sorted(stored ^ again)[:3]}")
+
+
 def database_size() -> int:
     from django.db import connection
 
@@ -261,9 +336,14 @@ def database_size() -> int:
         return cursor.fetchone()[0]
 
 
-def pages_to_serve(best) -> list[tuple[str, str]]:
+FLOOR = "/how-to-play/"
+"""A page that reads no table: the whole stack's own cost, timed in the same run."""
+
+
+def pages_to_serve(best, today: date) -> list[tuple[str, str]]:
     from django.contrib.auth.models import User
     from django.db.models import Count
+    from django.test import Client
 
     deal_winners: dict[str, int] = {}
     for _user_id, board, scope in best:
@@ -271,14 +351,26 @@ def pages_to_serve(best) -> list[tuple[str, str]]:
             deal_winners[scope] = deal_winners.get(scope, 0) + 1
     deal_scope = max(deal_winners, key=deal_winners.get)
     busiest = User.objects.annotate(played=Count("games")).order_by("-played", "id").first()
-    pages = []
+    pages = [("no query (the rules)", FLOOR)]
+    client = Client(HTTP_HOST="localhost")
     for board in ("time", "moves"):
         for period in ("all", "week", "today"):
-            pages.append((f"{board} {period}", f"/leaderboards/?board={board}&period={period}"))
+            url = f"/leaderboards/?board={board}&period={period}"
+            pages.append((f"{board} {period}", url))
             if period != "today":
-                pages.append((f"{board} {period} p40", f"/leaderboards/?board={board}&period={period}&page=40"))
+                pages.append((f"{board} {period} p40", f"{url}&page=40"))
+                # page 40 as a player reaches it: the next link of page 39, which carries where it ended
+                following = re.search(rb'href="([^"]*)" rel="next"', client.get(f"{url}&page=39").content)
+                if following:
+                    pages.append(
+                        (
+                            f"{board} {period} p40 by link",
+                            "/leaderboards/" + following[1].decode().replace("&amp;", "&"),
+                        )
+                    )
     deal = deal_scope.split(":")[1]
     pages.append((f"deal {deal} ({deal_winners[deal_scope]} winners)", f"/deal/{deal}/leaderboard/"))
+    pages.append(("daily board, today", f"/daily/{today.isoformat()}/leaderboard/"))
     pages.append((f"profile ({busiest.played} games)", f"/players/{busiest.username}/"))
     return pages
 
@@ -304,7 +396,7 @@ def serve(pages: list[tuple[str, str]], runs: int, explain: bool) -> list[dict]:
             response = client.get(url)
         results[url]["queries"] = len(queries)
         results[url]["rows"] = shown_rows(response.content)
-        if not results[url]["rows"]:  # an empty page is fast and says nothing of the boards
+        if not results[url]["rows"] and url != FLOOR:  # an empty page is fast and says nothing of the boards
             sys.exit(f"{url} shows no rows: the figures would time an empty page (more --games or --players?)")
         if explain:
             print_plans(url, queries.captured_queries)
@@ -336,20 +428,19 @@ def report(results: list[dict], vendor: str) -> None:
     width = max(len(result["label"]) for result in results)
     print(
         f"\n{'page':<{width}}  {'median ms':>9}  {'p90 ms':>7}  {'cpu ms':>6}  {'queries':>7}  {'rows':>5}  "
-        f"median < {TARGET_MS:.0f} ms"
+        f"p90 within target ({BOARD_TARGET_MS:.0f} ms a board, {PROFILE_TARGET_MS:.0f} ms the profile)"
     )
     for result in results:
         times = result["times"]
         median = statistics.median(times)
         p90 = statistics.quantiles(times, n=10)[-1] if len(times) > 1 else times[0]
-        verdict = "yes" if median < TARGET_MS else "NO"
+        target = PROFILE_TARGET_MS if result["label"].startswith("profile") else BOARD_TARGET_MS
+        verdict = "-" if result["label"].startswith("no query") else ("yes" if p90 <= target else "NO")
         cpu = statistics.median(result["cpu"])
         print(
             f"{result['label']:<{width}}  {median:9.1f}  {p90:7.1f}  {cpu:6.1f}  {result['queries']:7d}  "
             f"{result['rows']:5d}  {verdict}"
         )
-    if vendor != "sqlite":
-        print(f"(the target is set for SQLite; this run used {vendor})")
 
 
 def run(args) -> None:
@@ -366,10 +457,10 @@ def run(args) -> None:
     rng = random.Random(2026)
     now = timezone.now()
     start = time.perf_counter()
-    wins = fill(rng, players=args.players, games=args.games, now=now)
+    wins, hidden = fill(rng, players=args.players, games=args.games, now=now)
     games_seconds = time.perf_counter() - start
     best = board_rows(wins)
-    insert_board_rows(best)
+    insert_board_rows(best, hidden)
     fill_seconds = time.perf_counter() - start
     if connection.vendor == "postgresql":
         with connection.cursor() as cursor:
@@ -394,14 +485,16 @@ def run(args) -> None:
 
     wins_of = Counter(win.user_id for win in wins)
     busiest = max(wins_of, key=wins_of.get)
-    sample = rng.sample(sorted(set(wins_of) - {busiest}), min(20, len(wins_of) - 1)) + [busiest]
+    sample = rng.sample(sorted(set(wins_of) - {busiest}), min(20, len(wins_of) - 1)) + [busiest, min(hidden)]
     checked, per_win = check_board_rows(sample)
+    check_records(sample)
     print(
         f"board rows of {len(sample)} players equal boards_enter's ({checked:,} wins replayed); boards_enter "
-        f"takes {per_win * 1000:.2f} ms a win, so {per_win * len(wins):.0f} s for all {len(wins):,}"
+        f"takes {per_win * 1000:.2f} ms a win, so {per_win * len(wins):.0f} s for all {len(wins):,}; "
+        f"their records equal records_rebuild's"
     )
 
-    results = serve(pages_to_serve(best), args.runs, args.explain)
+    results = serve(pages_to_serve(best, today.date()), args.runs, args.explain)
     report(results, connection.vendor)
     connection.close()
 

@@ -19,6 +19,8 @@ from records.models import BoardEntry, Player, PlayerRecord, Redraw
 from records.scopes import Scope, board_scopes
 
 BOARD_PAGE_SIZE = 25
+DAILY_TOP_SIZE = 10
+"""How many of today's daily board's first places the boards' page shows above its own board."""
 
 
 def on_boards(entries: QuerySet[BoardEntry]) -> QuerySet[BoardEntry]:
@@ -169,6 +171,7 @@ class BoardPage:
     object_list: list[BoardEntry]
     number: int
     has_next: bool
+    size: int = BOARD_PAGE_SIZE
 
     @property
     def has_previous(self) -> bool:
@@ -180,7 +183,7 @@ class BoardPage:
 
     @property
     def start_index(self) -> int:
-        return (self.number - 1) * BOARD_PAGE_SIZE + 1
+        return (self.number - 1) * self.size + 1
 
     @property
     def previous_page_number(self) -> int:
@@ -229,13 +232,20 @@ def _page_number(page: str | int | None) -> int:
 
 
 def board_page(
-    *, board: str, scope: Scope, page: str | int | None, after: str | None = None, before: str | None = None
+    *,
+    board: str,
+    scope: Scope,
+    page: str | int | None,
+    after: str | None = None,
+    before: str | None = None,
+    size: int = BOARD_PAGE_SIZE,
 ) -> BoardPage:
     """One page of a board: each player once, with their best game; ties by the other
     figure, then by who finished first.  ``after`` (a next link's cursor) starts the page
     behind that place, ``before`` (a previous link's) ends it there; without one, or when
     the cursor's side of the board has no entries left, the page is found by its number.
-    A number past the end gives the last page; only then is the board counted."""
+    A number past the end gives the last page; only then is the board counted.  ``size``:
+    how many entries a page shows (a board's top on another page shows fewer)."""
     number = _page_number(page)
     entries = (
         on_boards(BoardEntry.objects.filter(board=board, scope=str(scope)))
@@ -244,25 +254,25 @@ def board_page(
     )
     order = BoardEntry.ORDER
     if (place := _cursor_entry(after)) is not None and number > 1:
-        rows = list(entries.filter(behind(place)).order_by(*order)[: BOARD_PAGE_SIZE + 1])
+        rows = list(entries.filter(behind(place)).order_by(*order)[: size + 1])
         if rows:
-            return BoardPage(rows[:BOARD_PAGE_SIZE], number, len(rows) > BOARD_PAGE_SIZE)
+            return BoardPage(rows[:size], number, len(rows) > size, size)
     if (place := _cursor_entry(before)) is not None and number >= 1:
-        rows = list(entries.filter(ahead_of(place)).order_by(*(f"-{field}" for field in order))[:BOARD_PAGE_SIZE])
-        if len(rows) == BOARD_PAGE_SIZE:  # else the board above changed: count from the top
-            return BoardPage(rows[::-1], number, True)
-    rows = _nth_page(entries, number)
+        rows = list(entries.filter(ahead_of(place)).order_by(*(f"-{field}" for field in order))[:size])
+        if len(rows) == size:  # else the board above changed: count from the top
+            return BoardPage(rows[::-1], number, True, size)
+    rows = _nth_page(entries, number, size)
     if not rows and number > 1:  # past the end: the last page
-        number = max(1, -(-entries.count() // BOARD_PAGE_SIZE))
-        rows = _nth_page(entries, number)
-    return BoardPage(rows[:BOARD_PAGE_SIZE], number, len(rows) > BOARD_PAGE_SIZE)
+        number = max(1, -(-entries.count() // size))
+        rows = _nth_page(entries, number, size)
+    return BoardPage(rows[:size], number, len(rows) > size, size)
 
 
-def _nth_page(entries: QuerySet[BoardEntry], number: int) -> list[BoardEntry]:
+def _nth_page(entries: QuerySet[BoardEntry], number: int, size: int) -> list[BoardEntry]:
     """Page ``number``'s entries and the next one's first, by their place: the rank index
     skips the pages before (their ids alone), and only the page's rows join the users and games."""
-    start = (number - 1) * BOARD_PAGE_SIZE
-    ids = entries.order_by(*BoardEntry.ORDER).values("pk")[start : start + BOARD_PAGE_SIZE + 1]
+    start = (number - 1) * size
+    ids = entries.order_by(*BoardEntry.ORDER).values("pk")[start : start + size + 1]
     return list(entries.filter(pk__in=ids).order_by(*BoardEntry.ORDER))
 
 

@@ -14,7 +14,15 @@ from games.models import Variant
 from records import scopes
 from records.models import BoardEntry
 from records.presenters import board_page_context, page_choice
-from records.selectors import board_page, chart_points, profile_entries, profile_of, profile_player, rank_of
+from records.selectors import (
+    DAILY_TOP_SIZE,
+    board_page,
+    chart_points,
+    profile_entries,
+    profile_of,
+    profile_player,
+    rank_of,
+)
 from records.services import record_of
 
 
@@ -37,7 +45,9 @@ def leaderboard(request: SiteRequest) -> HttpResponse:
         variants=Variant.choices,
         periods=list(scopes.PERIODS.items()),
         today=today,
-        daily_top=board_page(board=board, scope=scopes.Scope.daily(today), page=1) if daily_here else None,
+        daily_top=board_page(board=board, scope=scopes.Scope.daily(today), page=1, size=DAILY_TOP_SIZE)
+        if daily_here
+        else None,
         show_deal_column=True,
     )
     return render(request, "records/leaderboard.html", context)
