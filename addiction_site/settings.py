@@ -142,7 +142,7 @@ MIDDLEWARE = [
     "addiction_site.request_body.RequestBodyMiddleware",  # after Locale (a translated 400), before body readers
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
-    "addiction_site.compression.HtmxGZipMiddleware",  # after CSRF: it reads whether the answer used the token
+    "django.middleware.gzip.GZipMiddleware",  # every answer the browser takes gzipped: README, "Compression"
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "addiction_site.ownership.OwnerMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",

@@ -186,3 +186,17 @@ def test_when_nobody_can_be_dealt_a_game_the_start_is_refused_and_the_race_stays
     assert race.state == Race.State.OPEN and race.started_at is None
     assert not Entry.objects.filter(race=race, unable=True).exists()
     assert not Game.objects.filter(race_entry__race=race).exists()
+
+
+def test_only_a_race_page_loads_the_race_script():
+    """race.js opens a race's stream; the pages with no race do not fetch it (issue 44)."""
+    host = Client()
+    race = open_race(host)
+
+    def scripts(url: str) -> list[str]:
+        return [tag["src"] for tag in parse_html(host.get(url)).find_all("script", src=True)]
+
+    assert any("races/race" in src for src in scripts(f"/race/{race.code}/"))
+    game = new_game(host)
+    for url in ("/", f"/game/{game.pk}/", "/leaderboards/", "/how-to-play/"):
+        assert not any("races/race" in src for src in scripts(url)), url
