@@ -107,8 +107,8 @@ def guest_claimed(*, user, browser_key: str = "", now: datetime | None = None) -
 
 def record_fold(record: PlayerRecord, status: str, assisted: bool) -> None:
     """Count one more finished game on ``record``, in the order the games finished: the rule
-    of a profile's figures, decided here once (docs/RULES.md, "Profiles").  An assisted game
-    is counted apart and neither makes nor breaks a run of wins."""
+    of a profile's figures, decided here once (docs/RULES.md, "Players, guests and deleting
+    games").  An assisted game is counted apart and neither makes nor breaks a run of wins."""
     won = status == engine.Status.WON
     if assisted:
         record.assisted_played += 1
