@@ -296,7 +296,14 @@ def nginx(
     https, http_port = free_port(), free_port()
     cert, key = self_signed_certificate(tmp)
     lifted = {
-        "zone=addiction_costly:10m rate=2r/s": "zone=addiction_costly:10m rate=10000r/s",
+        **{
+            f"zone={zone}:10m rate={rate}": f"zone={zone}:10m rate=10000r/s"
+            for zone, rate in (
+                ("addiction_costly", "2r/s"),
+                ("addiction_replays", "10r/s"),
+                ("addiction_streams", "1r/s"),
+            )
+        },
         **{
             f"limit_conn_zone $binary_remote_addr zone={zone}": f"limit_conn_zone $request_id zone={zone}"
             for zone in ("addiction_costly_at_once", "addiction_streams_at_once")
