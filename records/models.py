@@ -38,7 +38,9 @@ class BoardEntry(models.Model):
     second = models.BigIntegerField(help_text=_("The other figure, which breaks ties."))
     finished_at = models.DateTimeField()
     shown = models.BooleanField(
-        default=True, help_text=_("Whether the boards show it: its player is active and not hidden by staff.")
+        default=True,
+        db_default=True,  # an app server still on the code before it inserts entries without it
+        help_text=_("Whether the boards show it: its player is active and not hidden by staff."),
     )
 
     ORDER = ("first", "second", "finished_at", "id")
@@ -65,7 +67,10 @@ class BoardEntry(models.Model):
                 fields=["board", "scope", "first", "second", "finished_at", "id"],
                 name="board_entry_shown_rank",
                 condition=models.Q(shown=True),
-            )
+            ),
+            # The boards' index before ``shown``: the app servers still on that code read it
+            # during a rolling deploy (docs/OPERATIONS.md); dropped in a later release.
+            models.Index(fields=["board", "scope", "first", "second", "finished_at"], name="board_entry_rank"),
         ]
 
     def __str__(self) -> str:

@@ -139,10 +139,21 @@ def record_rebuild(*, user_id: int, variant: str) -> PlayerRecord:
     return record
 
 
+def _missed(record: PlayerRecord, game_id: int) -> bool:
+    """Whether a game other than ``game_id`` ended after the last one folded into ``record``
+    and was never folded (an app server on older code ended it, during a rolling deploy):
+    one probe of the player's finished games by time."""
+    if record.through_at is None:
+        return False
+    later = _finished_games(record.user_id, record.variant).filter(finished_at__gte=record.through_at)
+    later = later.exclude(pk=game_id).exclude(finished_at=record.through_at, pk__lte=record.through_game)
+    return later.exists()
+
+
 def record_game_over(*, game: Game) -> None:
     """Fold a game that just ended into its owner's record, in the game's transaction; one
-    that finished before the last game folded in (two games ending at once) makes the record
-    again from the games."""
+    that finished before the last game folded in (two games ending at once), or after a game
+    that was never folded, makes the record again from the games."""
     if game.owner_id is None:
         return
     # What is stored, under the row the game's update holds (a hint may have landed since it was read).
@@ -152,7 +163,7 @@ def record_game_over(*, game: Game) -> None:
         records = PlayerRecord.objects.select_for_update()
         record, created = records.get_or_create(user_id=game.owner_id, variant=game.variant)
         in_order = record.through_at is None or (finished_at, game.pk) > (record.through_at, record.through_game)
-        if created or not in_order:
+        if created or not in_order or _missed(record, game.pk):
             record_rebuild(user_id=game.owner_id, variant=game.variant)
             return
         record_fold(record, status, assisted)

@@ -105,3 +105,16 @@ def test_a_game_ending_out_of_order_makes_the_record_again():
         getattr(record_rebuild(user_id=ada.pk, variant=record.variant), field)
         for field in ("played", "won", "best_streak")
     )
+
+
+def test_a_game_ended_by_an_older_server_is_counted_at_the_next_end():
+    """A game that ended without being folded (an app server on the code before the records,
+    during a rolling deploy) is found when the player's next game ends: the record is made again."""
+    ada = User.objects.create_user("ada", password="unused-in-these-tests-1")
+    owner = user_owner(ada)
+    finish(owner, 40, "resign", DAY)
+    unfolded = game_start(owner=owner, deal_number=41)
+    Game.objects.filter(pk=unfolded.pk).update(status="lost", resigned=True, finished_at=DAY + timedelta(hours=1))
+    finish(owner, 42, "resign", DAY + timedelta(hours=2))
+    record = PlayerRecord.objects.get(user=ada)
+    assert (record.played, record.won, record.through_game) == (3, 0, Game.objects.order_by("-pk")[0].pk)
