@@ -295,8 +295,8 @@ class Table:
     def read_changes(self, headers, text: str) -> None:
         """Apply an answer of only what changed: its slots, and the grid's figures from its header."""
         figures = json.loads(headers["HX-Trigger-After-Swap"])["table-changed"]["grid"]
-        self.version, self.status = int(figures["data-version"]), figures["data-status"]
-        self.shuffles_left = int(figures["data-shuffles-left"])
+        self.version, self.status = int(figures["version"]), figures["status"]
+        self.shuffles_left = int(figures["shuffles-left"])
         changed = CHANGED_RE.findall(text)
         if len(changed) != text.count('"outerHTML:#grid [data-slot='):  # the markup changed under the pattern
             raise ServerError("the changed slots could not be read from the answer")

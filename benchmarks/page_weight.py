@@ -134,12 +134,17 @@ def main() -> int:
     print(
         f"a move's answer over {len(moves)} moves: headers median {statistics.median(heads):.0f} B, body median "
         f"{statistics.median(bodies):.0f} B, whole median {statistics.median(wholes):.0f} B, "
-        f"largest {max(wholes)} B (target {MOVE_TARGET:,} B: {verdict})"
+        f"largest {max(wholes)} B (target {MOVE_TARGET:,} B: {verdict}); the last one's headers:"
     )
+    for key, value in last_headers:
+        print(f"    {key}: {value}")
     return 0
 
 
 MOVABLE = re.compile(rb'<button[^>]*value="(\d+-\d+)"[^>]*class="[^"]*\bmovable\b')
+
+
+last_headers: list[tuple[str, str]] = []
 
 
 def play(browser: Browser, game_path: str, moves: int) -> list[tuple[int, int, int]]:
@@ -154,7 +159,11 @@ def play(browser: Browser, game_path: str, moves: int) -> list[tuple[int, int, i
             break  # stuck: enough moves for the figures
         drawn = re.search(rb'name="drawn" value="([^"]+)"', html)[1].decode()
         version = re.search(rb'data-version="(\d+)"', html)[1].decode()
-        body = f"version={version}&slot={movable[1].decode()}&answer=changes&drawn={drawn.replace(' ', '+')}"
+        shown = re.search(rb'name="actions_shown" value="([^"]*)"', html)  # the grid form's, as htmx posts it
+        body = (
+            f"version={version}&slot={movable[1].decode()}&answer=changes&drawn={drawn.replace(' ', '+')}"
+            f"&actions_shown={shown[1].decode() if shown else ''}"
+        )
         headers = {
             "HX-Request": "true",
             "X-CSRFToken": browser.cookies.get("csrftoken", ""),
@@ -164,6 +173,7 @@ def play(browser: Browser, game_path: str, moves: int) -> list[tuple[int, int, i
         if status != 200 or response.getheader("HX-Reswap") != "none":
             sys.exit(f"a move answered {status} with the whole table: the page's fields have changed")
         sizes.append((head, len(content), head + len(content)))
+        last_headers[:] = response.getheaders()
     if not sizes:
         sys.exit("no card could move on the deal")
     return sizes

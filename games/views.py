@@ -191,10 +191,12 @@ def table_changes(request: SiteRequest, played: Played) -> HttpResponse:
     context = status_bar_context(request, game, logged=played.logged)
     before = table_facts(played.before, hint=game.hint_at(game.version - 1))
     context["changed"] = table_facts(game.state(), hint=game.hint_now).changed_from(before)
+    context["actions_shown"] = request.POST.get("actions_shown", "")  # the page's actions, left out if the same
     response = render(request, "games/_table_changes.html", context)
     bar = context["bar"]
-    clock = {"data-elapsed-ms": bar.elapsed_ms, "data-tick-ms-left": bar.tick_ms_left}
-    figures = {"grid": grid_figures(game, bar.elapsed_ms), "clock": clock}
+    # The grid's figures without their attributes' "data-", and the clock's tick (its time is the grid's).
+    grid = {name.removeprefix("data-"): value for name, value in grid_figures(game, bar.elapsed_ms).items()}
+    figures = {"grid": grid, "tick-ms-left": bar.tick_ms_left}
     trigger_client_event(response, "table-changed", figures, after="swap", encoder=CompactJSON)
     # A few slots htmx swaps into the game page, whose own headers hold for them: the page's
     # policy governs what the slots may load, and a fragment is never framed on its own.

@@ -310,13 +310,11 @@ def parse_html(page) -> Element:
 
 def grid_form_fields(page) -> dict[str, str]:
     """The hidden fields the grid form of ``page`` (a response, or HTML) posts with every
-    action, the CSRF token aside: version, answer, drawn."""
-    form = parse_html(page).find(id="grid")
-    return {
-        field["name"]: field.get("value", "")
-        for field in form.find_all("input", type="hidden")
-        if field["name"] != "csrfmiddlewaretoken"
-    }
+    action, the CSRF token aside: version, answer, drawn, and the ones outside it that belong
+    to it (``form="grid"``: actions_shown), as a browser's form, and htmx, send them."""
+    html = parse_html(page)
+    fields = html.find(id="grid").find_all("input", type="hidden") + html.find_all("input", form="grid")
+    return {field["name"]: field.get("value", "") for field in fields if field["name"] != "csrfmiddlewaretoken"}
 
 
 def text_of(page) -> str:

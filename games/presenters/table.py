@@ -4,6 +4,7 @@ moon's) shows and can do, the slots an action changed, and the status bar's figu
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -198,6 +199,12 @@ class Actions:
     shuffles_left: int
     assisted: bool
     language: str
+
+    @property
+    def key(self) -> str:
+        """A short digest of all the fields: the page keeps the one it shows (_status_live.html)
+        and posts it back, so that an answer leaves out actions the page already shows."""
+        return hashlib.blake2s(repr(self).encode(), digest_size=6).hexdigest()
 
 
 @dataclass(frozen=True)

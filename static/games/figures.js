@@ -26,26 +26,27 @@ document.addEventListener("DOMContentLoaded", start);
 document.addEventListener("htmx:afterSwap", start);
 
 // An answer that sends only what changed (views.table_changes) leaves the grid and the counters
-// in place: its table-changed event's figures go on the grid, in its form's version field, in
-// the counters and on the clock, before the answer settles.  moves.js calls this, then draws
-// the moves still queued over them.
+// in place: its table-changed event's figures (in "grid", the grid's data-* attributes without
+// their "data-"; the clock's tick-ms-left) go on the grid, in its form's version field, in the
+// counters and on the clock, before the answer settles.  moves.js calls this, then draws the
+// moves still queued over them.
 function setFigures(element, figures) {
   for (const [name, value] of Object.entries(figures)) {
-    if (String(value)) element.setAttribute(name, String(value));
-    else element.removeAttribute(name);
+    if (String(value)) element.setAttribute(`data-${name}`, String(value));
+    else element.removeAttribute(`data-${name}`);
   }
 }
 export function putFigures(detail) {
-  const table = grid(), figures = detail && detail.grid;
+  const table = grid(), figures = detail && detail.grid, tickMsLeft = detail && detail["tick-ms-left"];
   if (!table || !figures) return;
   setFigures(table, figures);
-  table.querySelector("input[name=version]").value = figures["data-version"];
+  table.querySelector("input[name=version]").value = figures.version;
   const moves = document.getElementById("moves-count"), left = document.getElementById("shuffles-left-count");
-  if (moves) moves.textContent = figures["data-moves"];
-  if (left) left.textContent = figures["data-shuffles-left"];
+  if (moves) moves.textContent = figures.moves;
+  if (left) left.textContent = figures["shuffles-left"];
   const clock = document.getElementById("clock");
-  if (clock && detail.clock) {
-    setFigures(clock, detail.clock);
+  if (clock && tickMsLeft !== undefined) {
+    setFigures(clock, { "elapsed-ms": figures["elapsed-ms"], "tick-ms-left": tickMsLeft });
     clock.dataset.t0 = String(performance.now());
     tick();
   }

@@ -326,7 +326,7 @@ class RacePlayer(TlsPlayer):
             raise ServerError(f"{self.name}: POST {action} answered {status}: {text[:500]}")
         if headers.get("HX-Reswap") == "none":
             self.read_changes(headers, text)
-            count = int(json.loads(headers["HX-Trigger-After-Swap"])["table-changed"]["grid"]["data-moves"])
+            count = int(json.loads(headers["HX-Trigger-After-Swap"])["table-changed"]["grid"]["moves"])
         else:
             self.read_board(text)
             found = MOVES.search(text)

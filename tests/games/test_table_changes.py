@@ -49,7 +49,8 @@ def applied(board, response):
     slot of its id, the figures of the event on the grid.  Returns the changed slots' names too."""
     assert response.status_code == 200
     assert response["HX-Reswap"] == "none"  # the grid stays
-    figures = json.loads(response["HX-Trigger-After-Swap"])["table-changed"]["grid"]
+    event = json.loads(response["HX-Trigger-After-Swap"])["table-changed"]
+    figures = {f"data-{name}": value for name, value in event["grid"].items()}
     changed = parse_html(response).find_all("button", hx_swap_oob=True)
     names = []
     for button in changed:
@@ -94,11 +95,11 @@ def same_status(client, game: Game, response) -> None:
     said = answer.find(id="said")  # what this action did: a reload has no action to say
     assert said["hx-swap-oob"] == "true" and said.text and "hidden" in said.attrs
     event = json.loads(response["HX-Trigger-After-Swap"])["table-changed"]
-    assert str(event["grid"]["data-moves"]) == now.find(id="moves-count").text
-    assert str(event["grid"]["data-shuffles-left"]) == now.find(id="shuffles-left-count").text
+    assert str(event["grid"]["moves"]) == now.find(id="moves-count").text
+    assert str(event["grid"]["shuffles-left"]) == now.find(id="shuffles-left-count").text
     clock = now.find(id="clock")
-    assert event["clock"]["data-elapsed-ms"] <= int(clock["data-elapsed-ms"])  # time moves on
-    assert 0 <= event["clock"]["data-tick-ms-left"] and int(clock["data-tick-ms-left"]) >= 0
+    assert event["grid"]["elapsed-ms"] <= int(clock["data-elapsed-ms"])  # time moves on
+    assert 0 <= event["tick-ms-left"] and int(clock["data-tick-ms-left"]) >= 0
 
 
 def same_table(one, other) -> None:
@@ -254,3 +255,19 @@ def test_the_slots_found_changed_are_exactly_those_drawn_otherwise():
             assert table_facts(after, hint=next_hint).changed_from(table_facts(state, hint=hint)) == drawn
             state, hint, pairs = after, next_hint, pairs + 1
     assert pairs > 500
+
+
+def test_the_actions_go_only_when_they_differ_from_those_the_page_shows(client, game):
+    """The page posts the key of the actions it shows (actions_shown, a field of the grid's form
+    kept in #actions): the first move makes Undo possible and sends them; the second changes
+    nothing there and leaves them out; a page that shows others (a stale key) gets them."""
+    first = act_for_changes(client, game, "move", slot="%d-%d" % a_movable_slot(game))
+    actions = parse_html(first).find(id="actions")
+    assert "disabled" not in actions.find(id="undo-button").attrs
+    page_key = parse_html(client.get(f"/game/{game.pk}/")).find("input", name="actions_shown")["value"]
+    assert actions.find("input", name="actions_shown")["value"] == page_key
+    second = act_for_changes(client, game, "move", slot="%d-%d" % a_movable_slot(game))
+    assert second["HX-Reswap"] == "none" and not parse_html(second).find_all(id="actions")
+    assert parse_html(second).find_all(id="note")  # the rest of the status bar still comes
+    stale = act_for_changes(client, game, "move", slot="%d-%d" % a_movable_slot(game), actions_shown="0" * 12)
+    assert parse_html(stale).find_all(id="actions")
