@@ -20,7 +20,7 @@ from tests.site.test_static import production_env
 
 ROOT = Path(__file__).resolve().parents[2]
 REQUIRED = os.environ.get("ADDICTION_REQUIRE_NODE") == "1"
-IMPORT = re.compile(r"""^import\b[^;"']*["'](\.[^"']+)["'];""", re.M)
+IMPORT = re.compile(r"""(?:^|(?<=;))\s*import\b[^;"']*["'](\.[^"']+)["'];""", re.M)  # on lines of their own, or minified
 
 
 def test_the_pages_rule_and_queue_pass_their_node_tests():
