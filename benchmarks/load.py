@@ -202,13 +202,14 @@ def wait_until_up(port: int, server: subprocess.Popen, log: Path) -> None:
 # ---- CPU accounting, from /proc
 
 
-def process_ticks(pid: int) -> int:
-    """utime + stime of one process, in clock ticks (0 once it is gone)."""
+def process_ticks(pid: int, reaped: bool = False) -> int:
+    """utime + stime of one process, in clock ticks (0 once it is gone); with ``reaped``, its
+    children's that have ended and been waited for too (cutime + cstime)."""
     try:
         fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     except OSError:
         return 0
-    return int(fields[11]) + int(fields[12])
+    return int(fields[11]) + int(fields[12]) + (int(fields[13]) + int(fields[14]) if reaped else 0)
 
 
 def process_tree(root: int) -> list[int]:
@@ -233,9 +234,13 @@ def postmaster_pid(port: int) -> int | None:
 
 
 def tree_seconds(root: int | None) -> float:
+    """The CPU of ``root`` and its children, those still running and those that have ended: a
+    PostgreSQL backend's time moves into its postmaster's cutime when its connection closes,
+    and was lost before (a phase's database CPU could come out negative)."""
     if root is None:
         return 0.0
-    return sum(process_ticks(pid) for pid in process_tree(root)) / os.sysconf("SC_CLK_TCK")
+    ticks = process_ticks(root, reaped=True) + sum(process_ticks(pid) for pid in process_tree(root)[1:])
+    return ticks / os.sysconf("SC_CLK_TCK")
 
 
 def machine_ticks() -> tuple[int, int]:
