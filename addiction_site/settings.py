@@ -250,12 +250,16 @@ DATABASES = {
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     DATA_DIR.mkdir(parents=True, exist_ok=True)
     DATABASES["default"]["OPTIONS"] = {**SQLITE_OPTIONS, **DATABASES["default"].get("OPTIONS", {})}
-# django-prometheus's wrappers of Django's own backends count each query and its time (/metrics).
+# django-prometheus's wrappers of Django's own backends count each query and its time (/metrics);
+# ADDICTION_DATABASE_METRICS=0 keeps Django's own backends (benchmarks/README.md weighs the cost).
 _MEASURED_BACKENDS = {
     "django.db.backends.sqlite3": "django_prometheus.db.backends.sqlite3",
     "django.db.backends.postgresql": "django_prometheus.db.backends.postgresql",
 }
-DATABASES["default"]["ENGINE"] = _MEASURED_BACKENDS.get(DATABASES["default"]["ENGINE"], DATABASES["default"]["ENGINE"])
+if env_flag("ADDICTION_DATABASE_METRICS", True):
+    DATABASES["default"]["ENGINE"] = _MEASURED_BACKENDS.get(
+        DATABASES["default"]["ENGINE"], DATABASES["default"]["ENGINE"]
+    )
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 

@@ -671,6 +671,11 @@ def main() -> None:
     parser.add_argument("--clients", type=int, default=2, help="client processes the players are spread over")
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument(
+        "--no-database-metrics",
+        action="store_true",
+        help="Django's own database backend, without django-prometheus's query counting (ADDICTION_DATABASE_METRICS=0)",
+    )
+    parser.add_argument(
         "--accounts", action="store_true", help="players sign up first and play signed in (default: as guests)"
     )
     args = parser.parse_args()
@@ -690,6 +695,8 @@ def main() -> None:
         tmp = Path(tmp_name)
         with database(args.postgres, tmp) as db_env:
             env = server_env(tmp, db_env)
+            if args.no_database_metrics:
+                env["ADDICTION_DATABASE_METRICS"] = "0"
             manage(env, "migrate", "--noinput")
             manage(env, "collectstatic", "--noinput")
             db_pid = postmaster_pid(urlsplit(db_env["DATABASE_URL"]).port) if args.postgres else None
