@@ -200,7 +200,7 @@ def table_changes(request: SiteRequest, played: Played) -> HttpResponse:
     trigger_client_event(response, "table-changed", figures, after="swap", encoder=CompactJSON)
     # A few slots htmx swaps into the game page, whose own headers hold for them: the page's
     # policy governs what the slots may load, and a fragment is never framed on its own.
-    response._csp_exempt = True  # django-csp's own mark (csp.decorators.csp_exempt)
+    response._csp_exempt = True  # type: ignore[attr-defined]  # django-csp's own mark (csp.decorators.csp_exempt)
     response.xframe_options_exempt = True
     return reswap(response, "none")
 

@@ -362,11 +362,13 @@ def profile_of(user, record: PlayerRecord) -> Profile:
         best_streak=record.best_streak,
         best_time_ms=bests["time"],
         fewest_moves=bests["moves"],
-        wins=list(reversed(latest)),
+        wins=list(reversed(list(latest))),  # type: ignore[arg-type]  # ranked wins have finished
         assisted_played=record.assisted_played,
         assisted_won=record.assisted_won,
         lost_unwinnable=finished.filter(status=engine.Status.LOST, verdict="proved_lost").count(),
-        daily=streaks([(day, status == engine.Status.WON) for day, status in dailies.values_list("daily", "status")]),
+        daily=streaks(
+            [(day, status == engine.Status.WON) for day, status in dailies.values_list("daily", "status")]  # type: ignore[misc]  # daily games have their day
+        ),
     )
 
 

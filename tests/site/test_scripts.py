@@ -20,7 +20,8 @@ from tests.site.test_static import production_env
 
 ROOT = Path(__file__).resolve().parents[2]
 REQUIRED = os.environ.get("ADDICTION_REQUIRE_NODE") == "1"
-IMPORT = re.compile(r"""(?:^|(?<=;))\s*import\b[^;"']*["'](\.[^"']+)["'];""", re.M)  # on lines of their own, or minified
+# An import on a line of its own, or after another's semicolon in a minified copy.
+IMPORT = re.compile(r"""(?:^|(?<=;))\s*import\b[^;"']*["'](\.[^"']+)["'];""", re.M)
 
 
 def test_the_pages_rule_and_queue_pass_their_node_tests():
