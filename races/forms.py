@@ -22,7 +22,12 @@ class JoinForm(forms.Form):
 
 
 class OpenForm(JoinForm):
-    mode = forms.ChoiceField(label=_("Kind of race"), choices=Race.Mode.choices, initial=Race.Mode.LIVE)
+    # The kinds as a menu names them, capitalized (Race.Mode's labels are the words a sentence uses).
+    mode = forms.ChoiceField(
+        label=_("Kind of race"),
+        choices=[(Race.Mode.LIVE, _("Live")), (Race.Mode.CHALLENGE, _("Challenge"))],
+        initial=Race.Mode.LIVE,
+    )
     variant = VariantField(initial=engine.DEFAULT_VARIANT.key)
     deal_number = forms.IntegerField(
         label=_("Deal number (leave empty for a random deal)"), required=False, min_value=1, max_value=999_999_999

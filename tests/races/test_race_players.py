@@ -200,3 +200,9 @@ def test_only_a_race_page_loads_the_race_script():
     game = new_game(host)
     for url in ("/", f"/game/{game.pk}/", "/leaderboards/", "/how-to-play/"):
         assert not any("races/race" in src for src in scripts(url)), url
+
+
+def test_the_race_forms_kinds_are_named_as_a_menu_names_them():
+    page = parse_html(Client().get("/race/new/"))
+    options = {option["value"]: option.text for option in page.find("select", name="mode").find_all("option")}
+    assert options == {"live": "Live", "challenge": "Challenge"}
