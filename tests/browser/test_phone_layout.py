@@ -83,3 +83,25 @@ def test_the_large_index_draws_the_rank_larger_held_sideways(live_server, browse
         finally:
             context.close()
     assert sizes[1] >= 1.4 * sizes[0] and sizes[1] >= 26, sizes
+
+
+def test_a_wins_record_sentence_runs_across_its_box_on_a_laptop(live_server, browser: Browser, ada):  # noqa: F811
+    """At 1280x800 the "New record" sentence fills its box's width, not a narrow column of it
+    (issue 45: it took the profile's grid of figures, a fifth of the box a column)."""
+    win = play_win(user_owner(ada), quick_win(), start=timezone.now() - timedelta(minutes=10))
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    try:
+        page = context.new_page()
+        log_in(page, live_server)
+        page.goto(f"{live_server.url}/game/{win.pk}/")
+        expect(page.locator("#record")).to_contain_text("New record")
+        box, text = page.eval_on_selector(
+            "#record",
+            """el => { const range = document.createRange(); range.selectNodeContents(el);
+                       const style = getComputedStyle(el);
+                       return [el.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight),
+                               range.getBoundingClientRect().width]; }""",
+        )
+        assert text > 0.8 * box, (box, text)
+    finally:
+        context.close()
