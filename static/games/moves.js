@@ -4,6 +4,7 @@
 // that changed, as drawn already) or corrects it: a refusal or a stale page (409/422) swaps in
 // the server's table with its note.  Nothing is kept only in the page.  The queue's decisions
 // are queue.js's; this file draws them and talks to htmx.
+import { announce } from "./announce.js";
 import { putFigures } from "./figures.js";
 import { motion, cardsAt, slideFrom } from "./motion.js";
 import * as Queue from "./queue.js";
@@ -33,8 +34,10 @@ function drawCounters(table) {
 export function play(slot, to) {
   const table = grid();
   if (!table || table.dataset.status !== "playing" || !window.htmx) return false;
-  const move = Queue.drawable(queue) ? moveFor(cards(), slot, to) : null;
+  if (repainting) return true;  // a click on a table being replaced is on cards that may not be there: it goes
+  const shown = cards(), move = Queue.drawable(queue) ? moveFor(shown, slot, to) : null;
   if (move) {
+    move.card = shown[move.from];  // the card it moves: an answer's redraw checks it is still there
     const before = motion() ? cardsAt() : null;
     drawMove(move);
     drawMarks(table);
@@ -58,15 +61,53 @@ function sendNext() {
   if (Queue.unsent(queue)) setTimeout(sendNext, RESEND_MS);
 }
 
-// Each answer: the moves still queued are drawn again over what it swapped in, in the same task,
-// so nothing flickers.
+// An answer to the move in flight is about to be swapped in: the moves queued after it are
+// taken off the page first (last first), so that the answer's slots land on the table it was
+// made from, the move in flight drawn and nothing after it.
+document.addEventListener("htmx:beforeSwap", (event) => {
+  const item = queue.sending;
+  if (!item || item.undone || !Queue.isSending(queue, event.detail.xhr)) return;
+  item.undone = true;
+  Queue.drawnMoves(queue).reverse().forEach((move) => drawMove({ from: move.to, to: move.from }));
+});
+
+// Each answer, once: the moves still queued are drawn again over what it swapped in, in the same
+// task, so nothing flickers, each only while its card is where it was and the rule makes the same
+// move (Queue.standing); the first that is not stops the queue, its clicks and the later ones go
+// unsent, and a note says so.  A move in flight that the server made otherwise than the page
+// drew it leaves slots the answer did not touch: then the server's whole table comes again.
 function redrawQueued(status) {
-  const table = grid();
-  if (!table) return;
+  const table = grid(), item = queue.sending;
+  if (!table || (item && item.redrawn)) return;
+  if (item) item.redrawn = true;
+  const playing = table.dataset.status === "playing";
+  Queue.answered(queue, status, playing);
+  const note = table.dataset.droppedNote || "";
+  if (status === 200 && playing && item && item.move && cards()[item.move.to] !== item.move.card) {
+    Queue.answered(queue, 0, playing);  // nothing more is sent
+    repaint(note);
+    return;
+  }
+  const found = Queue.standing(queue, cards(), moveFor);
   let drawn = false;
-  Queue.answered(queue, status, table.dataset.status === "playing").forEach((move) => { drawn = drawMove(move) || drawn; });
+  found.draw.forEach((move) => { drawn = drawMove(move) || drawn; });
   if (drawn) drawMarks(table);
   drawCounters(table);
+  if (found.lie) say(note);
+}
+function say(note) {
+  const place = document.getElementById("note");
+  if (place && note) place.textContent = note;
+  announce(note);
+}
+// The server's whole table in place of the page's (as htmx reloads it), then the note; clicks
+// made meanwhile are not played.
+let repainting = false;
+function repaint(note) {
+  repainting = true;
+  htmx.ajax("GET", window.location.pathname, { target: "#grid", swap: "outerHTML" }).finally(() => {
+    repainting = false;
+  }).then(() => say(note));
 }
 // An answer of changes: its figures go in place first, then the queued moves over them.
 document.addEventListener("table-changed", (event) => {

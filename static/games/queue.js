@@ -86,6 +86,40 @@ export function answered(queue, status, playing) {
   return queue.items.filter((item) => item.move).map((item) => item.move);
 }
 
+// The moves drawn for the clicks still queued, in the order clicked: taken off the page (in
+// reverse) before an answer is swapped in, so that its slots land on the table it was made
+// from (moves.js).
+export function drawnMoves(queue) {
+  return queue.items.filter((item) => item.move).map((item) => item.move);
+}
+
+// After an answer of changes (its slots swapped in over the table as the move in flight left
+// it, the queued moves taken off first): which of the moves still queued stand on ``table``
+// (slot -> card, "" for a gap, as the page shows it now), each checked in order against the
+// rule (``moveFor``, rule.js's, given as a parameter so that this file imports nothing).  A
+// queued move ({from, to, card}) stands when its card is still in ``from``, the gap ``to`` is
+// still empty, and the rule moves that card there again: then the server, given the same click,
+// makes the same move.  The first that does not (a card no longer there, a gap filled, a
+// neighbour changed: the answer made it untrue) stops the queue: it and every click after it
+// go unsent (``lie``), and the page stays on the server's table.  Returns {draw, lie}: the
+// moves to draw again, in order.
+export function standing(queue, table, moveFor) {
+  const shown = Object.assign({}, table), draw = [];
+  for (let index = 0; index < queue.items.length; index++) {
+    const item = queue.items[index], move = item.move;
+    if (!move) continue;  // a click not drawn: the server decides it
+    const again = shown[move.from] === move.card && !shown[move.to] ? moveFor(shown, item.slot, item.to) : null;
+    if (!again || again.from !== move.from || again.to !== move.to) {
+      queue.items = queue.items.slice(0, index);
+      return { draw: draw, lie: true };
+    }
+    draw.push(move);
+    shown[move.to] = move.card;
+    shown[move.from] = "";
+  }
+  return { draw: draw, lie: false };
+}
+
 // The move's request is over: refused, stale or lost (not 200), the server's table (or note)
 // stands, and the moves queued after it go.
 export function finished(queue, status) {

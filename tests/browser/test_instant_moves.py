@@ -120,3 +120,45 @@ def test_a_click_right_after_a_shuffle_is_not_lost(live_server, page: Page, slow
     page.wait_for_load_state("networkidle")
     game = Game.objects.get(pk=pk)
     assert game.shuffles_used == 1 and game.version in (2, 3)  # the move taken, or refused on the new table
+
+
+# Ten clicks 20 ms apart, each on the first card the page marks movable as it is then (issue 45:
+# on some deals the answers' slots, swapped in over moves drawn after them, let the page draw a
+# card the server never moved, and the clicks after it were lost).
+BURST = """async () => {
+  for (let i = 0; i < 10; i++) {
+    const card = document.querySelector("#grid .slot.movable");
+    if (card) card.click();
+    await new Promise((done) => setTimeout(done, 20));
+  }
+}"""
+
+
+@pytest.fixture
+def quick_server(monkeypatch):
+    """Answers that come back between a burst's clicks, as from a server near by (30 ms)."""
+    real = views.game_act
+
+    def quick(**kwargs):
+        time.sleep(0.03)
+        return real(**kwargs)
+
+    monkeypatch.setattr(views, "game_act", quick)
+
+
+@pytest.mark.parametrize("deal", [500, 3, 41, 77, 1234, 9])
+def test_a_burst_of_clicks_never_leaves_a_table_the_server_did_not_reach(live_server, page: Page, quick_server, deal):
+    pk = open_deal(live_server, page, deal=deal)
+    refused = []
+    page.on("response", lambda answer: refused.append(answer.url) if answer.status == 422 else None)
+    page.evaluate(BURST)
+    page.wait_for_load_state("networkidle")
+    version = Game.objects.get(pk=pk).version
+    expect(page.locator("#grid")).to_have_attribute("data-version", str(version), timeout=10_000)
+    page.wait_for_timeout(300)  # a repaint asked after the last answer has landed
+    page.wait_for_load_state("networkidle")
+    shown = page.evaluate(TABLE)
+    assert shown["figures"]["data-version"] == str(Game.objects.get(pk=pk).version)
+    page.reload()
+    assert page.evaluate(TABLE)["slots"] == shown["slots"]  # what the page shows is the server's table
+    assert not refused  # no click the page drew was refused by the server

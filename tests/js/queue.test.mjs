@@ -7,6 +7,7 @@ import { describe, test } from "node:test";
 import { load } from "./page.mjs";
 
 const Queue = await load("queue.js");
+const Rule = await load("rule.js");
 
 const MOVE = (from, to) => ({ from: from, to: to });
 // A queue with three clicks, the first two drawn, the third not (nothing to draw for it).
@@ -152,5 +153,66 @@ describe("the game's other actions", () => {
     Queue.otherFinished(queue);
     Queue.otherStarted(queue, 0);
     assert.equal(Queue.drawable(queue), false);
+  });
+});
+
+describe("a redraw that never draws a lie", () => {
+  const { moveFor } = Rule;
+  function tableOf(cells) {
+    const found = {};
+    for (let row = 0; row < 4; row++) for (let col = 0; col < 13; col++) found[row + "-" + col] = "";
+    return Object.assign(found, cells);
+  }
+  // Clicks queued on ``shown`` as the page draws them (each move with its card); the table is
+  // left as it was, as the page's is once the queued moves are taken off before an answer.
+  function queued(shown, clicks) {
+    const queue = Queue.createQueue(), now = Object.assign({}, shown);
+    for (const slot of clicks) {
+      const move = moveFor(now, slot, "");
+      if (move) {
+        move.card = now[move.from];
+        now[move.to] = move.card;
+        now[move.from] = "";
+      }
+      Queue.add(queue, slot, "", move);
+    }
+    return queue;
+  }
+  const START = { "0-0": "2S", "0-1": "3S", "0-5": "4S", "1-4": "5S" };
+  const fromTo = (found) => found.draw.map((move) => [move.from, move.to]);
+
+  test("moves whose cards are where they were, into gaps still empty, are drawn again in order", () => {
+    const queue = queued(tableOf(START), ["0-5", "1-4"]);  // the 4S after the 3S, then the 5S after it
+    const found = Queue.standing(queue, tableOf(START), moveFor);
+    assert.deepEqual([fromTo(found), found.lie], [[["0-5", "0-2"], ["1-4", "0-3"]], false]);
+    assert.equal(queue.items.length, 2);  // both still to send
+  });
+
+  test("a move whose card is no longer in its slot is a lie: it and the clicks after it go", () => {
+    const queue = queued(tableOf(START), ["0-5", "1-4", "0-5"]);
+    const other = tableOf({ ...START, "1-4": "JH" });  // the answer put another card at 1-4
+    const found = Queue.standing(queue, other, moveFor);
+    assert.deepEqual([fromTo(found), found.lie], [[["0-5", "0-2"]], true]);
+    assert.deepEqual(queue.items.map((item) => item.slot), ["0-5"]);  // the one before it still goes
+  });
+
+  test("a gap the answer filled, or a neighbour it changed, is a lie too", () => {
+    const filled = Queue.standing(queued(tableOf(START), ["0-5"]), tableOf({ ...START, "0-2": "KD" }), moveFor);
+    assert.equal(filled.lie, true);
+    const neighbour = Queue.standing(queued(tableOf(START), ["0-5"]), tableOf({ ...START, "0-1": "9C" }), moveFor);
+    assert.equal(neighbour.lie, true);
+  });
+
+  test("clicks not drawn are left to the server, and a refusal drops everything first", () => {
+    const queue = queued(tableOf(START), ["0-5", "3-3"]);  // the second click moves nothing
+    assert.deepEqual(Queue.standing(queue, tableOf(START), moveFor).lie, false);
+    assert.equal(queue.items.length, 2);
+    Queue.answered(queue, 422, true);
+    assert.deepEqual(Queue.standing(queue, tableOf(START), moveFor), { draw: [], lie: false });
+  });
+
+  test("the moves to take off before an answer are the drawn ones, in the order clicked", () => {
+    const queue = queued(tableOf(START), ["0-5", "3-3", "1-4"]);
+    assert.deepEqual(Queue.drawnMoves(queue).map((move) => move.card), ["4S", "5S"]);
   });
 });
