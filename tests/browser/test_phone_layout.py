@@ -105,3 +105,22 @@ def test_a_wins_record_sentence_runs_across_its_box_on_a_laptop(live_server, bro
         assert text > 0.8 * box, (box, text)
     finally:
         context.close()
+
+
+def test_on_a_portrait_phone_the_buttons_and_the_whole_table_fit_one_screen(live_server, browser: Browser, ada):  # noqa: F811
+    """At 390x844 held upright, the status bar scrolled to the top of the screen shows the
+    counters, every button and the whole table together (issue 45: an empty note box of four
+    lines and buttons in three rows put the table's last rows below the screen)."""
+    game = playing(ada, 500)
+    context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True)
+    try:
+        page = context.new_page()
+        log_in(page, live_server)
+        page.goto(f"{live_server.url}/game/{game.pk}/")
+        page.locator("#turned-note-close").click()  # told once, the first time
+        page.eval_on_selector("#status", "e => window.scrollTo(0, e.getBoundingClientRect().top + window.scrollY)")
+        top = page.eval_on_selector("#actions", "e => e.getBoundingClientRect().top")
+        bottom = page.eval_on_selector("#grid", "e => e.getBoundingClientRect().bottom")
+        assert top >= 0 and bottom <= 844, (top, bottom)
+    finally:
+        context.close()
