@@ -137,6 +137,9 @@ def test_two_players_race_live_on_the_same_deal_with_the_same_luck(site, browser
         expect(page.locator("#grid")).to_have_attribute("data-moves", "0")
         expect(page.locator("#race-panel")).to_have_attribute("data-live", "on")
     assert table(ada) == table(grace)
+    # The standings sit beside the table, from its top, on a laptop's screen (issue 45).
+    grid, panel = ada.locator("#grid").bounding_box(), ada.locator("#race-panel").bounding_box()
+    assert panel["x"] >= grid["x"] + grid["width"] and panel["y"] < grid["y"] + grid["height"] / 2, (grid, panel)
     ada_game, grace_game = (int(GAME_URL.search(page.url).group(1)) for page in (ada, grace))
     # Nobody sees another's table while the race runs.
     assert ada.goto(f"{site}/game/{grace_game}/").status == 404
