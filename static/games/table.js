@@ -95,6 +95,23 @@ document.addEventListener("htmx:oobBeforeSwap", (event) => {
   event.detail.shouldSwap = false;
 });
 
+// A shuffle shows at once that it is happening: the cards it gathers (all but those in place)
+// fade on the table while the server deals them again (it holds the seed, so only its answer
+// can say where they go), and the table is marked busy for screen readers; the answer's table
+// replaces it, and a shuffle that never reached the server leaves it as it was.
+document.addEventListener("htmx:beforeRequest", (event) => {
+  const table = grid();
+  if (!table || !/\/shuffle\/$/.test(pathOf(event))) return;
+  table.classList.add("shuffling");
+  table.setAttribute("aria-busy", "true");
+});
+document.addEventListener("htmx:afterRequest", (event) => {
+  const table = grid();
+  if (!table || !/\/shuffle\/$/.test(pathOf(event))) return;
+  table.classList.remove("shuffling");
+  table.removeAttribute("aria-busy");
+});
+
 // The focus never falls to the page when htmx swaps the table: after a move it stays on the
 // slot, after Undo (or Redo) it goes to the card that went back (or forth again), after Shuffle
 // (or the end) to the table's tab stop, and a button that comes back (Hint, Show me) keeps it.

@@ -162,3 +162,20 @@ def test_a_burst_of_clicks_never_leaves_a_table_the_server_did_not_reach(live_se
     page.reload()
     assert page.evaluate(TABLE)["slots"] == shown["slots"]  # what the page shows is the server's table
     assert not refused  # no click the page drew was refused by the server
+
+
+def test_a_shuffle_shows_at_once_that_it_is_happening(live_server, page: Page, slow_server):
+    """The cards it gathers fade in the click's own task, before the (slowed) answer; the dealt
+    table comes without the mark (issue 45)."""
+    pk = open_deal(live_server, page, deal=7)
+    page.wait_for_function("() => window.htmx && window.AddictionRule")  # the page's scripts are running
+    marked = page.evaluate(
+        """() => { document.getElementById("shuffle-button").click();
+                   const grid = document.getElementById("grid");
+                   return [grid.classList.contains("shuffling"), grid.getAttribute("aria-busy")]; }"""
+    )
+    assert marked == [True, "true"]
+    expect(page.locator("#grid")).to_have_attribute("data-shuffles-left", "2", timeout=10_000)
+    expect(page.locator("#grid")).not_to_have_class("shuffling")
+    assert page.locator("#grid").get_attribute("aria-busy") is None
+    assert Game.objects.get(pk=pk).shuffles_used == 1
