@@ -179,7 +179,9 @@ def test_a_game_that_ends_is_analysed_once_it_commits(client, django_capture_on_
     assert game.verdict == "won"  # the last stretch's verdict, kept with the game as before
     # The end screen says where the win slipped away, and links to that step of the replay.
     slip = parse_html(client.get(f"/game/{game.pk}/")).find("p", class_="slip")
-    assert slip["data-slip"] == "1" and "giving up" in slip.text
+    assert (
+        slip["data-slip"] == "1" and "At step 1 you gave up; " in slip.text and "would have kept the win" in slip.text
+    )
     replay = parse_html(client.get(f"/game/{game.pk}/replay/1/"))
     mark = replay.find("li", data_kind="slip")
     assert mark["data-step"] == "1" and mark["aria-current"] == "step"
@@ -424,3 +426,23 @@ def test_a_game_with_no_shuffle_says_nothing_more_of_its_deal(client, django_cap
     page = parse_html(client.get(f"/game/{game.pk}/verdict/", headers=HTMX))
     assert page.find("div", class_="analysis") and not page.find_all("p", data_opening=True)
     assert "You could have won from the deal with no shuffle at all." in page.text
+
+
+def test_the_analysis_says_plainly_which_stretch_could_be_won_and_what_would_have_kept_it():
+    """Issue 45: "It slipped away at step 16 (the shuffle)" becomes what the player did and what
+    would have kept the win; each stretch judged gets its own sentence."""
+    from games.presenters.analysis import slip_sentence, verdict_sentence
+
+    shuffled = slip_sentence("After shuffle 1", engine.ActionKind.SHUFFLE.value, 16, "the shuffle", "5D to 1-4")
+    assert shuffled == (
+        "After shuffle 1, a win was possible without another shuffle. At step 16 you shuffled; "
+        "5D to 1-4 would have kept the win."
+    )
+    moved = slip_sentence("From the deal", engine.ActionKind.MOVE.value, 3, "7C to 2-2", "5D to 1-4")
+    assert "At step 3 you played 7C to 2-2; 5D to 1-4 would have kept the win." in moved
+    assert "you gave up" in slip_sentence("From the deal", engine.ActionKind.RESIGN.value, 9, "giving up", "x")
+    assert slip_sentence("From the deal", "", None, "", "") == ""
+    assert verdict_sentence("After shuffle 2", "proved_lost") == (
+        "After shuffle 2, no win was possible without another shuffle."
+    )
+    assert "not decided" in verdict_sentence("After shuffle 2", "unknown")

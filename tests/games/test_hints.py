@@ -193,7 +193,7 @@ def test_a_verdict_searches_from_the_last_shuffle(client, monkeypatch):
     )
     response = client.post(f"/game/{game.pk}/verdict/", follow=True)
     assert seen == [engine.deal(1), after_shuffle]  # each stretch from its start; the last is the verdict
-    assert "No win was possible after the last shuffle." in text_of(response)
+    assert "No win was possible after your last shuffle (shuffle 1), whatever you played." in text_of(response)
     assert Game.objects.get(pk=game.pk).verdict == "proved_lost"
 
 

@@ -266,7 +266,7 @@ def test_a_given_up_moon_game_is_analysed_with_a_winning_line_of_its_table(clien
     for text in stretch["line"].split():
         position = position.play(engine.Move.parse(text, cols=14))
     assert position.is_won()
-    assert "giving up" in parse_html(client.get(f"/game/{game.pk}/")).find("p", class_="slip").text
+    assert "you gave up" in parse_html(client.get(f"/game/{game.pk}/")).find("p", class_="slip").text
 
 
 @pytest.mark.django_db
