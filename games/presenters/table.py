@@ -17,7 +17,7 @@ from games import engine
 from games.clock import elapsed_at, tick_ms_left
 from games.models import Action, Game
 from games.preferences import drawn_as, marks_movable
-from games.presenters.words import RANK_FACES, SUIT_SYMBOLS, card_name, hint_words, said_words, where
+from games.presenters.words import RANK_FACES, SUIT_SYMBOLS, card_name, hint_words, refusal_text, said_words, where
 
 
 class SlotView(NamedTuple):
@@ -229,6 +229,12 @@ def table_context(request: SiteRequest, game: Game, note: str = "", logged: Acti
         "slots": table_slots(game.state(), hint=game.hint_now),
         "mark_movable": marks_movable(request),
         "drawn_as": drawn_as(request),
+        # What the server answers a click the rule refuses, which the page says at once without
+        # asking (static/games/moves.js): on a card, on a gap (games.engine.Game.move_for).
+        "refused_words": {
+            "card": refusal_text(engine.Refusal.CANNOT_MOVE),
+            "gap": refusal_text(engine.Refusal.NOTHING_FITS),
+        },
     }
 
 

@@ -36,6 +36,15 @@ export function play(slot, to) {
   if (!table || table.dataset.status !== "playing" || !window.htmx) return false;
   if (repainting) return true;  // a click on a table being replaced is on cards that may not be there: it goes
   const shown = cards(), move = Queue.drawable(queue) ? moveFor(shown, slot, to) : null;
+  if (!move && !to && Queue.drawable(queue) && !Queue.busy(queue)) {
+    // Nothing queued or out: the table shown is the server's, and its rule refuses the click as
+    // the server would, in the server's words (the grid carries them); nothing is posted.
+    const words = shown[slot] ? table.dataset.refusedCard : table.dataset.refusedGap;
+    if (words) {
+      refuse(words);
+      return true;
+    }
+  }
   if (move) {
     move.card = shown[move.from];  // the card it moves: an answer's redraw checks it is still there
     const before = motion() ? cardsAt() : null;
@@ -94,6 +103,13 @@ function redrawQueued(status) {
   if (drawn) drawMarks(table);
   drawCounters(table);
   if (found.lie) say(note);
+}
+function refuse(words) {
+  const place = document.getElementById("note"), warning = document.createElement("p");
+  warning.className = "warning";
+  warning.textContent = words;
+  if (place) place.replaceChildren(warning);
+  announce(words);
 }
 function say(note) {
   const place = document.getElementById("note");

@@ -179,3 +179,21 @@ def test_a_shuffle_shows_at_once_that_it_is_happening(live_server, page: Page, s
     expect(page.locator("#grid")).not_to_have_class("shuffling")
     assert page.locator("#grid").get_attribute("aria-busy") is None
     assert Game.objects.get(pk=pk).shuffles_used == 1
+
+
+def test_a_click_the_rule_refuses_is_answered_at_once_and_never_posted(live_server, page: Page, slow_server):
+    """Issue 45: the page's rule refuses it in the server's words, in the click's own task, and
+    nothing goes to the server (the server stays the judge of everything posted)."""
+    pk = open_deal(live_server, page, deal=7)
+    page.wait_for_function("() => window.htmx && window.AddictionRule")
+    posted = []
+    page.on("request", lambda request: posted.append(request.url) if request.method == "POST" else None)
+    said = page.evaluate(
+        """() => { const card = document.querySelector("#grid .slot.card:not(.movable)");
+                   card.click();
+                   return document.getElementById("note").textContent.trim(); }"""
+    )
+    assert said == "That card cannot move."
+    expect(page.locator("#announcer")).to_have_text("That card cannot move.")
+    page.wait_for_timeout(2 * SLOW * 1000)
+    assert posted == [] and Game.objects.get(pk=pk).version == 0
