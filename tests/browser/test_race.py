@@ -48,7 +48,9 @@ def site(tmp_path_factory) -> str:
             "DJANGO_SETTINGS_MODULE": "addiction_site.settings",
             "DJANGO_DEBUG": "1",  # as `python3 dev.py serve`: plain http, static files from the apps
             "ADDICTION_DATA_DIR": str(tmp),
-            "ADDICTION_RACE_COUNTDOWN_SECONDS": "2",
+            # Long enough that the host's page, reloaded on the start, still finds the countdown on a
+            # loaded machine (2 s was passed once in CI before the page came back).
+            "ADDICTION_RACE_COUNTDOWN_SECONDS": "5",
             "ADDICTION_LIVE_RECHECK_SECONDS": "60",
         }
     )
