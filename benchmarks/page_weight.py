@@ -20,6 +20,7 @@ answer at most 1,200 B.
 from __future__ import annotations
 
 import argparse
+import gzip
 import http.client
 import re
 import statistics
@@ -67,8 +68,6 @@ class Browser:
 
 
 def html_of(response, content: bytes) -> bytes:
-    import gzip
-
     return gzip.decompress(content) if response.getheader("Content-Encoding") == "gzip" else content
 
 
@@ -110,7 +109,6 @@ def main() -> int:
                 time.sleep(0.2)
                 home_total, home_files, home_html = visit(Browser(port), "/")
                 browser = Browser(port)
-                browser.fetch("GET", "/")
                 token = TOKEN.search(html_of(*browser.fetch("GET", "/")[1:3]))[1].decode()
                 status, response, _content, _head = browser.fetch(
                     "POST", "/new/", f"csrfmiddlewaretoken={token}&deal_number=", {"Referer": "http://127.0.0.1/"}

@@ -1,7 +1,7 @@
-"""The records' side of a game's win: games/signals.py says a ranked win has an owner (or
-that one is ranked no more), and the boards follow; a game ended, and its player's record
-counts it; an account or its moderation flag
-changed, and the boards show its entries or not (``BoardEntry.shown``)."""
+"""The records' side of a game: games/signals.py says a ranked win has an owner (or that one
+is ranked no more), and the boards follow; a game ended, and its player's record counts it.
+And an account or its moderation flag changed: the boards show its entries or not
+(``BoardEntry.shown``)."""
 
 from django.conf import settings
 from django.db.models.signals import post_delete, post_save

@@ -48,7 +48,8 @@ def _beside(entry: BoardEntry, side: str) -> Q:
     for field in BoardEntry.ORDER:
         value = getattr(entry, field)
         if value is None:  # an entry not saved yet comes last among equals (BoardEntry.ranks_before)
-            ahead |= same if side == "lt" else Q(pk__in=[])
+            if side == "lt":
+                ahead |= same
             break
         ahead |= same & Q(**{f"{field}__{side}": value})
         same &= Q(**{field: value})

@@ -41,7 +41,7 @@ export function play(slot, to) {
     // the server would, in the server's words (the grid carries them); nothing is posted.
     const words = shown[slot] ? table.dataset.refusedCard : table.dataset.refusedGap;
     if (words) {
-      refuse(words);
+      tell(words);
       return true;
     }
   }
@@ -93,7 +93,7 @@ function redrawQueued(status) {
   Queue.answered(queue, status, playing);
   const note = table.dataset.droppedNote || "";
   if (status === 200 && playing && item && item.move && cards()[item.move.to] !== item.move.card) {
-    Queue.answered(queue, 0, playing);  // nothing more is sent
+    Queue.stop(queue);  // nothing more is sent
     repaint(note);
     return;
   }
@@ -102,19 +102,16 @@ function redrawQueued(status) {
   found.draw.forEach((move) => { drawn = drawMove(move) || drawn; });
   if (drawn) drawMarks(table);
   drawCounters(table);
-  if (found.lie) say(note);
+  if (found.lie) tell(note);
 }
-function refuse(words) {
+// The page's own note, as the server writes a refusal's (a warning in #note), said aloud too.
+function tell(words) {
   const place = document.getElementById("note"), warning = document.createElement("p");
+  if (!words) return;
   warning.className = "warning";
   warning.textContent = words;
   if (place) place.replaceChildren(warning);
   announce(words);
-}
-function say(note) {
-  const place = document.getElementById("note");
-  if (place && note) place.textContent = note;
-  announce(note);
 }
 // The server's whole table in place of the page's (as htmx reloads it), then the note; clicks
 // made meanwhile are not played.
@@ -123,7 +120,7 @@ function repaint(note) {
   repainting = true;
   htmx.ajax("GET", window.location.pathname, { target: "#grid", swap: "outerHTML" }).finally(() => {
     repainting = false;
-  }).then(() => say(note));
+  }).then(() => tell(note));
 }
 // An answer of changes: its figures go in place first, then the queued moves over them.
 document.addEventListener("table-changed", (event) => {

@@ -110,7 +110,7 @@ export function standing(queue, table, moveFor) {
     if (!move) continue;  // a click not drawn: the server decides it
     const again = shown[move.from] === move.card && !shown[move.to] ? moveFor(shown, item.slot, item.to) : null;
     if (!again || again.from !== move.from || again.to !== move.to) {
-      queue.items = queue.items.slice(0, index);
+      stop(queue, index);
       return { draw: draw, lie: true };
     }
     draw.push(move);
@@ -119,6 +119,9 @@ export function standing(queue, table, moveFor) {
   }
   return { draw: draw, lie: false };
 }
+
+// The clicks queued from ``index`` on go unsent (all of them without one).
+export function stop(queue, index = 0) { queue.items = queue.items.slice(0, index); }
 
 // The move's request is over: refused, stale or lost (not 200), the server's table (or note)
 // stands, and the moves queued after it go.
