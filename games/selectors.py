@@ -41,6 +41,18 @@ def game_of(owner: Owner, pk: int) -> Game | None:
         return None
 
 
+def undo_move(game: Game, logged: Action | None = None) -> str:
+    """The move undo would take back now, as the log writes it (``7H:1-4>1-5``), or "" when
+    undo has nothing to take back: the page draws that undo at once (docs/TABLE.md,
+    ``data-undo``).  ``logged``, the action just played, names it when it is the one (a move,
+    a redo); otherwise it is read from the log, one row by its unique (game, number)."""
+    if not game.can_undo:
+        return ""
+    if logged is not None and logged.number == game.undo_top:
+        return logged.move
+    return Action.objects.filter(game_id=game.pk, number=game.undo_top).values_list("move", flat=True).first() or ""
+
+
 def my_games(owner: Owner) -> tuple[QuerySet[Game], QuerySet[Game]]:
     """This owner's games in progress (last played first) and finished ones (newest first).
 

@@ -56,6 +56,7 @@ from games.selectors import (
     my_games_pages,
     offered_variant,
     replay_step,
+    undo_move,
 )
 from games.services import (
     ActionRefused,
@@ -195,9 +196,11 @@ def table_changes(request: SiteRequest, played: Played) -> HttpResponse:
     response = render(request, "games/_table_changes.html", context)
     bar = context["bar"]
     # The grid's figures without their attributes' "data-", and the clock's tick (its time is the grid's).
-    grid = {name.removeprefix("data-"): value for name, value in grid_figures(game, bar.elapsed_ms).items()}
-    figures = {"grid": grid, "tick-ms-left": bar.tick_ms_left}
-    trigger_client_event(response, "table-changed", figures, after="swap", encoder=CompactJSON)
+    shown = grid_figures(game, bar.elapsed_ms, undo_move(game, played.logged))
+    grid = {name.removeprefix("data-"): value for name, value in shown.items()}
+    trigger_client_event(
+        response, "table-changed", {"grid": grid, "tick-ms-left": bar.tick_ms_left}, after="swap", encoder=CompactJSON
+    )
     # A few slots htmx swaps into the game page, whose own headers hold for them: the page's
     # policy governs what the slots may load, and a fragment is never framed on its own.
     response._csp_exempt = True  # type: ignore[attr-defined]  # django-csp's own mark (csp.decorators.csp_exempt)

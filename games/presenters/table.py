@@ -18,6 +18,7 @@ from games.clock import elapsed_at, tick_ms_left
 from games.models import Action, Game
 from games.preferences import drawn_as, marks_movable
 from games.presenters.words import RANK_FACES, SUIT_SYMBOLS, card_name, hint_words, refusal_text, said_words, where
+from games.selectors import undo_move
 
 
 class SlotView(NamedTuple):
@@ -225,7 +226,7 @@ def table_context(request: SiteRequest, game: Game, note: str = "", logged: Acti
     context = status_bar_context(request, game, note, logged)
     return {
         **context,
-        "figures": grid_figures(game, context["bar"].elapsed_ms),
+        "figures": grid_figures(game, context["bar"].elapsed_ms, undo_move(game, logged)),
         "slots": table_slots(game.state(), hint=game.hint_now),
         "mark_movable": marks_movable(request),
         "drawn_as": drawn_as(request),
@@ -274,9 +275,10 @@ def status_bar_context(request: SiteRequest, game: Game, note: str = "", logged:
     }
 
 
-def grid_figures(game: Game, elapsed_ms: int) -> dict:
+def grid_figures(game: Game, elapsed_ms: int, undo: str) -> dict:
     """The grid's figures, as its data-* attributes carry them (docs/TABLE.md): _grid.html
-    writes them, and an answer of changes sends them for figures.js to put in place."""
+    writes them, and an answer of changes sends them for figures.js to put in place.
+    ``undo``: the move undo takes back now (games.selectors.undo_move)."""
     return {
         "data-version": game.version,
         "data-status": game.status,
@@ -284,4 +286,5 @@ def grid_figures(game: Game, elapsed_ms: int) -> dict:
         "data-shuffles-left": game.shuffles_left,
         "data-elapsed-ms": elapsed_ms,
         "data-hint": str(game.hint_now or ""),  # "": no hint, the attribute goes
+        "data-undo": undo,  # "": nothing to take back, the attribute goes
     }

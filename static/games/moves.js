@@ -8,9 +8,9 @@ import { announce } from "./announce.js";
 import { putFigures } from "./figures.js";
 import { motion, cardsAt, slideFrom } from "./motion.js";
 import * as Queue from "./queue.js";
-import { moveFor } from "./rule.js";
+import { moveFor, takenBack } from "./rule.js";
 import { sound } from "./sound.js";
-import { cards, drawMarks, drawMove, grid, slotAt } from "./table.js";
+import { cards, drawMarks, drawMove, grid, pathOf, rove, slotAt } from "./table.js";
 
 const RESEND_MS = 50;  // htmx let a move go unsent (its grid was busy): how soon to try again
 const queue = Queue.createQueue();
@@ -132,6 +132,40 @@ document.addEventListener("htmx:afterSwap", (event) => {
   if (Queue.isSending(queue, detail.xhr) && detail.target && detail.target.id === "grid") redrawQueued(detail.xhr.status);
 });
 
+// Undo drawn at once: the grid names the move undo takes back (data-undo, docs/TABLE.md), so
+// when Undo's post goes (after the moves queued before it: htmx:confirm below holds it), its
+// card goes back to its slot in the same task, counted as the move it is (docs/RULES.md,
+// "Undo and redo"), and the focus goes with it.  The post carries the version the move was
+// read from, so the server takes back that same move or answers 409 with its table.  The next
+// undo's move is the server's to say: the attribute goes until the answer brings it.
+function drawUndo(event) {
+  const table = grid(), back = table && takenBack(table.dataset.undo);
+  const shown = cards();
+  if (!back || shown[back.from] !== back.card || shown[back.to] !== "") return;
+  const before = motion() ? cardsAt() : null, focused = document.activeElement;
+  drawMove(back);
+  drawMarks(table);
+  table.removeAttribute("data-undo");
+  if (table.dataset.hint) table.removeAttribute("data-hint");
+  const moves = document.getElementById("moves-count");
+  if (moves) moves.textContent = String(Number(moves.textContent) + 1);
+  if (before) slideFrom(before);
+  sound("move");
+  event.detail.xhr.addictionDrawn = true;
+  if (focused && focused.closest && focused.closest(".game")) {
+    const card = rove(back.to);
+    if (card) card.focus();
+  }
+}
+document.addEventListener("htmx:beforeRequest", (event) => {
+  if (/\/undo\/$/.test(pathOf(event))) drawUndo(event);
+});
+
+// A drawn move or undo whose answer never came to swap in (the network failed, the server
+// erred, the session ended): the page's table may show what the server never did, so the
+// server's comes again.
+function lost(xhr) { return !xhr.status || (xhr.status >= 500) || xhr.status === 403 || xhr.status === 404; }
+
 // Which request is which: the first after a move was sent is the move's; any other post of the
 // game (a shuffle, a hint...) holds the queue until it is back.
 function ofTheGame(event) { const elt = event.detail.elt; return !!(elt && elt.closest && elt.closest(".game")); }
@@ -148,8 +182,11 @@ document.addEventListener("htmx:afterRequest", (event) => {
   if (xhr && xhr.addictionOther) {
     xhr.addictionOther = false;
     Queue.otherFinished(queue);
+    if (xhr.addictionDrawn && lost(xhr)) { Queue.stop(queue); repaint(""); }
   } else if (Queue.isSending(queue, xhr)) {
+    const drawn = !!queue.sending.move;
     Queue.finished(queue, xhr ? xhr.status : 0);
+    if (drawn && lost(xhr)) repaint("");
   } else return;
   setTimeout(sendNext, 0);  // once htmx has let the grid's request go (hx-sync)
 });

@@ -94,6 +94,14 @@ export function marks(table) {
   return { locked: locked, movable: movable, dead: dead };
 }
 
+// The move undo makes, read from the move it takes back as the server's log writes it
+// ("7H:1-4>1-5", the grid's data-undo; docs/TABLE.md): {card, from, to}, the card going from
+// the gap it filled back to its slot; null for anything else.
+export function takenBack(text) {
+  const found = /^([2-9TJQK][SHDC]):(\d+-\d+)>(\d+-\d+)$/.exec(text || "");
+  return found ? { card: found[1], from: found[3], to: found[2] } : null;
+}
+
 // The Chromium tests ask the page's rule by this name (tests/browser/test_rule.py,
 // test_instant_moves.py); the page's own modules import it.
-globalThis.AddictionRule = { moveFor: moveFor, marks: marks, fits: fits };
+globalThis.AddictionRule = { moveFor: moveFor, marks: marks, fits: fits, takenBack: takenBack };

@@ -197,3 +197,51 @@ def test_a_click_the_rule_refuses_is_answered_at_once_and_never_posted(live_serv
     expect(page.locator("#announcer")).to_have_text("That card cannot move.")
     page.wait_for_timeout(2 * SLOW * 1000)
     assert posted == [] and Game.objects.get(pk=pk).version == 0
+
+
+def test_undo_is_drawn_at_once_and_the_answer_changes_nothing(live_server, page: Page, slow_server):
+    """Issue 45: the grid names the move undo takes back (data-undo), so the card goes back in
+    the click's own task, counted, with the focus on it; the (slowed) answer confirms it."""
+    pk = open_deal(live_server, page, deal=3)
+    page.wait_for_function("() => window.htmx && window.AddictionRule")
+    before = page.evaluate(SEEN)
+    page.evaluate("() => document.querySelector('#grid .slot.movable').click()")
+    expect(page.locator("#grid")).to_have_attribute("data-version", "1", timeout=10_000)
+    expect(page.locator("#undo-button")).to_be_enabled()
+    page.locator("#undo-button").focus()
+    looked = page.evaluate(
+        """() => { const t0 = performance.now();
+                   document.getElementById("undo-button").click();
+                   const focused = document.activeElement;
+                   return {ms: performance.now() - t0, version: document.getElementById("grid").dataset.version,
+                           moves: document.getElementById("moves-count").textContent,
+                           focused: focused.dataset.slot || focused.id, card: focused.dataset.card || ""}; }"""
+    )
+    assert (looked["version"], looked["moves"]) == ("1", "2")  # drawn and counted; not answered yet
+    drawn = page.evaluate(SEEN)
+    assert [slot[:2] for slot in drawn] == [slot[:2] for slot in before]  # every card back where it was
+    assert looked["card"]  # the focus went with the card taken back
+    expect(page.locator("#grid")).to_have_attribute("data-version", "2", timeout=10_000)
+    page.wait_for_load_state("networkidle")
+    assert [slot[:3] for slot in page.evaluate(SEEN)] == [slot[:3] for slot in drawn]  # the answer changed nothing drawn
+    assert page.evaluate("() => document.activeElement.dataset.slot") == looked["focused"]
+    game = Game.objects.get(pk=pk)
+    assert (game.version, game.moves, game.can_undo) == (2, 2, False)
+    assert page.locator("#grid").get_attribute("data-undo") is None  # nothing more to take back
+
+
+def test_a_drawn_move_whose_answer_never_comes_gives_way_to_the_servers_table(live_server, page: Page, monkeypatch):
+    """The server erred (500, which htmx does not swap in): the page shows the server's table
+    again rather than a move it never made."""
+    pk = open_deal(live_server, page, deal=3)
+    page.wait_for_function("() => window.htmx && window.AddictionRule")
+    served = page.evaluate(TABLE)
+
+    def broken(**kwargs):
+        raise RuntimeError("the database went away")
+
+    monkeypatch.setattr(views, "game_act", broken)
+    page.evaluate("() => document.querySelector('#grid .slot.movable').click()")
+    expect(page.locator("#moves-count")).to_have_text("0", timeout=10_000)
+    assert page.evaluate(TABLE)["slots"] == served["slots"]
+    assert Game.objects.get(pk=pk).version == 0

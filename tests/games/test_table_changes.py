@@ -271,3 +271,34 @@ def test_the_actions_go_only_when_they_differ_from_those_the_page_shows(client, 
     assert parse_html(second).find_all(id="note")  # the rest of the status bar still comes
     stale = act_for_changes(client, game, "move", slot="%d-%d" % a_movable_slot(game), actions_shown="0" * 12)
     assert parse_html(stale).find_all(id="actions")
+
+
+def test_the_grid_names_the_move_undo_takes_back(client, game):
+    """data-undo (docs/TABLE.md) is the move the next undo takes back, after every kind of
+    action, in the changes answer's figures as in a reload: the page draws that undo at once."""
+
+    def named(response=None):
+        if response is not None:
+            return json.loads(response["HX-Trigger-After-Swap"])["table-changed"]["grid"].get("undo", "")
+        return table_now(client, game).attrs.get("data-undo", "")
+
+    assert named() == ""  # nothing to take back yet
+    played = []
+    for _ in range(3):
+        move = Game.objects.get(pk=game.pk).state().position.legal_moves()[0]
+        response = act_for_changes(client, game, "move", slot="{}-{}".format(*move.src), to="{}-{}".format(*move.dst))
+        played.append(str(move))
+        assert named(response) == named() == played[-1]
+    for taken in reversed(played):
+        before = Game.objects.get(pk=game.pk).state().position
+        response = act_for_changes(client, game, "undo")
+        card, path = taken.split(":")
+        src, dst = (engine.parse_slot(slot) for slot in path.split(">"))
+        after = Game.objects.get(pk=game.pk).state().position
+        assert (before.card_at(dst), after.card_at(src), after.card_at(dst)) == (card, card, None)  # the named move went back
+        expected = played[played.index(taken) - 1] if played.index(taken) else ""
+        assert named(response) == named() == expected  # the next one down, read from the log
+    response = act_for_changes(client, game, "redo")
+    assert named(response) == named() == played[0]
+    response = act_for_changes(client, game, "shuffle")
+    assert named(response) == named() == ""  # a shuffle cannot be undone, nor anything before it

@@ -5,7 +5,7 @@ import { describe, test } from "node:test";
 
 import { backwards, load, swapped, table, won } from "./page.mjs";
 
-const { fits, marks, moveFor } = await load("rule.js");
+const { fits, marks, moveFor, takenBack } = await load("rule.js");
 const names = (found) => Object.keys(found).sort();
 
 // 13 columns: 5S taken from its place to the end of row 0, where a gap was (after 6S..KS).
@@ -124,5 +124,18 @@ describe("14 columns, the aces heading the rows", () => {
     assert.deepEqual(moveFor(kingOut, "1-11"), { from: "1-12", to: "1-11" });
     assert.deepEqual(names(marks(kingOut).movable), ["0-13", "1-12"]);
     assert.deepEqual(names(marks(kingOut).dead), ["2-13", "3-13"]);
+  });
+});
+
+describe("takenBack", () => {
+  test("undo moves the card from the gap it filled back to its slot", () => {
+    assert.deepEqual(takenBack("7H:1-4>1-5"), { card: "7H", from: "1-5", to: "1-4" });
+    assert.deepEqual(takenBack("2C:3-12>0-0"), { card: "2C", from: "0-0", to: "3-12" });
+    assert.deepEqual(takenBack("QS:2-13>2-6"), { card: "QS", from: "2-6", to: "2-13" });  // a moon's 14th column
+  });
+  test("nothing to take back, or text that is not a move, draws nothing", () => {
+    for (const text of ["", undefined, "7H", "AH:1-4>1-5", "7H:1-4", "7h:1-4>1-5", "7H:1-4>1-5 "]) {
+      assert.equal(takenBack(text), null, String(text));
+    }
   });
 });
