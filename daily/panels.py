@@ -25,6 +25,11 @@ def note_of_game(_request, game: Game) -> dict | None:
     return {"game": game} if game.daily else None
 
 
+def link_in_lobby(_request, _subject) -> dict:
+    return {}
+
+
 def register() -> None:
+    registry.add_panel("lobby", "daily/_lobby.html", link_in_lobby)
     registry.add_panel("home", "daily/_today.html", today_on_home)
     registry.add_panel("game_footer", "daily/_game_note.html", note_of_game)

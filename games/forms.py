@@ -105,3 +105,11 @@ class SettingsForm(forms.Form):
         help_text=_("The large index reads best on a small screen."),
         required=False,
     )
+
+
+class DrawnStartForm(forms.Form):
+    """A click on the home page's table of the deal drawn for this browser (games/drawn.py):
+    its variant, and the slot clicked, played once the game starts (none: just start it)."""
+
+    variant = VariantField()
+    slot = SlotField(required=False)

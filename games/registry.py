@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 PLACES = {
+    "lobby": "the home page's links above its table (today's daily, races): a list item each",
     "home": "the home page, under its intro (today's daily deal)",
     "home_end": "the home page, at its end (an invitation to race)",
     "game_aside": "beside a game's table, and on its countdown (its race's standings)",

@@ -67,6 +67,13 @@ def my_games(owner: Owner) -> tuple[QuerySet[Game], QuerySet[Game]]:
     return playing, finished
 
 
+def game_to_resume(owner: Owner, now: datetime) -> Game | None:
+    """The game the home page shows (docs/RULES.md, "The home page"): the owner's game in
+    progress played last, among those whose clock has started (not a race's still counting down)."""
+    playing = owned_games(owner, removed=False, status=engine.Status.PLAYING, started_at__lte=now)
+    return playing.order_by(Coalesce("last_action_at", "created_at").desc(), "-pk").first()
+
+
 def offered_variant(request: SiteRequest) -> str:
     """The variant the home page and the race form offer first (docs/RULES.md, "The variants"):
     the one the request names (games/preferences.py), else its player's last one."""

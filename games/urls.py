@@ -12,6 +12,7 @@ register_converter(ActionConverter, "action")
 urlpatterns = [
     path("", views.home, name="home"),
     path("new/", views.game_new, name="new"),
+    path("new/drawn/", views.drawn_start, name="drawn_start"),
     path("deal/<deal:deal_number>/", views.deal_page, name="deal"),
     path("deal/<deal:deal_number>/start/", views.deal_start, name="deal_start"),
     path("game/<id:pk>/", views.game_detail, name="detail"),

@@ -12,13 +12,15 @@ other in those answers is written in docs/TABLE.md.
 
 from __future__ import annotations
 
+from datetime import datetime
+
 from django.conf import settings
 from django.contrib import messages
 from django.core.serializers.json import DjangoJSONEncoder
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import redirect, render
 from django.utils import timezone
-from django.utils.cache import patch_vary_headers
+from django.utils.cache import patch_cache_control, patch_vary_headers
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
@@ -28,13 +30,15 @@ from addiction_site.limits import TOO_MANY_REQUESTS, too_many, wait_seconds, wit
 from addiction_site.ownership import SiteRequest, become_guest, set_lasting_cookie
 from games import engine, pace
 from games.clock import seconds_until
-from games.forms import ActionForm, DealStartForm, MoveForm, NewGameForm, SettingsForm
+from games.drawn import draw, drawn_deal
+from games.drawn import keep as keep_drawn
+from games.forms import ActionForm, DealStartForm, DrawnStartForm, MoveForm, NewGameForm, SettingsForm
 from games.models import Game
 from games.preferences import VARIANT_COOKIE, chosen, drawn_as, remember
 from games.presenters.analysis import analysis_words
 from games.presenters.pictures import rules_pictures, variant_pictures
 from games.presenters.replay import pace_chart, replay_context, verification_words
-from games.presenters.table import grid_figures, status_bar_context, table_context, table_facts
+from games.presenters.table import drawn_context, grid_figures, status_bar_context, table_context, table_facts
 from games.presenters.words import (
     STALE,
     break_words,
@@ -52,6 +56,7 @@ from games.selectors import (
     game_in_progress_of_deal,
     game_of,
     game_pace,
+    game_to_resume,
     my_games,
     my_games_pages,
     offered_variant,
@@ -77,15 +82,28 @@ from games.tasks import analysis_ask
 
 @require_safe
 def home(request: SiteRequest) -> HttpResponse:
-    response = _home(request, NewGameForm(), offered_variant(request))
+    """The home page is a table (docs/RULES.md, "The home page"): the game in progress played
+    last, or, with none (or a variant asked for by its tab), the deal drawn for this browser,
+    whose first click starts it (``drawn_start``).  Either way nothing is stored: a GET makes no
+    game and no guest."""
+    now = timezone.now()
+    resume = None if request.GET.get("variant") else game_to_resume(request.owner, now)
+    response = _home(request, NewGameForm(), offered_variant(request), resume=resume, now=now)
     patch_vary_headers(response, ["Cookie"])
     return response
 
 
 def _home(
-    request: SiteRequest, form: NewGameForm, variant: str, status: int = 200, too_many: int | None = None
+    request: SiteRequest,
+    form: NewGameForm,
+    variant: str,
+    status: int = 200,
+    too_many: int | None = None,
+    resume: Game | None = None,
+    now: datetime | None = None,
 ) -> HttpResponse:
     # Today's daily deal has its part of the page from the daily app (daily/templatetags).
+    now = now or timezone.now()
     context = {
         "form": form,
         "games": my_games(request.owner)[0][:10],
@@ -94,7 +112,19 @@ def _home(
         "variants": variant_choices(),
         "intro": variant_intro(Game.Variant(variant).rules),
     }
-    return render(request, "games/home.html", context, status=status)
+    fresh = None
+    if resume is not None:
+        context.update(table_context(request, resume, break_words(resume, now)), idle_cap=idle_cap_words())
+    else:
+        kept = drawn_deal(request, variant)
+        fresh = None if kept else draw(now)
+        first_visit = request.owner.user_id is None and not request.owner.guest_token
+        context.update(drawn_context(request, variant, (kept or fresh).number, first_visit=first_visit))
+    response = render(request, "games/home.html", context, status=status)
+    if fresh is not None:  # drawn now: every page shows this deal until its game starts
+        keep_drawn(response, request, variant, fresh)
+        patch_cache_control(response, private=True)
+    return response
 
 
 def _remember_variant(response: HttpResponse, variant: str) -> HttpResponse:
@@ -119,11 +149,51 @@ def game_new(request: SiteRequest) -> HttpResponse:
     if wait := wait_seconds(request, "start"):  # each start stores a game, and perhaps a guest
         return too_many(request, wait)
     variant = form.cleaned_data["variant"]
+    if form.cleaned_data["deal_number"] is None:
+        return _start_drawn(request, form, variant)
     try:
         game = game_start(owner=become_guest(request), deal_number=form.cleaned_data["deal_number"], variant=variant)
     except TooManyGames as refusal:
         return _home(request, form, variant, status=TOO_MANY_GAMES_STATUS, too_many=refusal.limit)
     return _remember_variant(redirect("games:detail", pk=game.pk), variant)
+
+
+@require_POST
+def drawn_start(request: SiteRequest) -> HttpResponse:
+    """A click on the home page's table: the game of the deal drawn for this browser starts, and
+    the click is played in it as on any table (refused, the game page says why)."""
+    form = DrawnStartForm(request.POST)
+    if not form.is_valid():
+        return _home(request, NewGameForm(), Game.Variant.named(request.POST.get("variant")), status=400)
+    if wait := wait_seconds(request, "start"):
+        return too_many(request, wait)
+    return _start_drawn(request, NewGameForm(), form.cleaned_data["variant"], form.cleaned_data["slot"])
+
+
+def _start_drawn(
+    request: SiteRequest, form: NewGameForm, variant: str, slot: engine.Slot | None = None
+) -> HttpResponse:
+    """A random deal of ``variant`` starts (docs/RULES.md, "Deal"): the deal drawn for this
+    browser, its clock running from when the home page first showed it (games/drawn.py), or,
+    with none kept, a deal drawn now."""
+    now = timezone.now()
+    drawn = drawn_deal(request, variant) or draw(now)
+    owner = become_guest(request)
+    try:
+        game = game_start(
+            owner=owner, deal_number=drawn.number, origin=Game.Origin.RANDOM, variant=variant, now=min(drawn.shown, now)
+        )
+    except TooManyGames as refusal:
+        return _home(request, form, variant, status=TOO_MANY_GAMES_STATUS, too_many=refusal.limit)
+    if slot is not None:
+        try:
+            game_act(owner=owner, game_id=game.pk, version=0, kind=engine.ActionKind.MOVE, slot=slot)
+        except (ActionRefused, OffTable) as refusal:
+            words = refusal_text(refusal.reason) if isinstance(refusal, ActionRefused) else ""
+            messages.warning(request, words or _("That request was not understood."))
+    response = _remember_variant(redirect("games:detail", pk=game.pk), variant)
+    keep_drawn(response, request, variant, None)  # its game started: the next one is drawn afresh
+    return response
 
 
 @require_safe

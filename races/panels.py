@@ -27,6 +27,7 @@ def history(_request, player) -> dict:
 
 
 def register() -> None:
+    registry.add_panel("lobby", "races/_lobby.html", invitation)
     registry.add_panel("home_end", "races/_invitation.html", invitation)
     registry.add_panel("game_aside", "races/_panel.html", standings_beside)
     registry.add_panel("profile", "races/_history.html", history)

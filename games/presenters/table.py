@@ -288,3 +288,30 @@ def grid_figures(game: Game, elapsed_ms: int, undo: str) -> dict:
         "data-hint": str(game.hint_now or ""),  # "": no hint, the attribute goes
         "data-undo": undo,  # "": nothing to take back, the attribute goes
     }
+
+
+def opening_move(position: engine.Position) -> engine.Move | None:
+    """The move the home page's how-to lights on a deal not started (docs/RULES.md, "The home
+    page"): a 2 into column 0 if one can go, else a card onto one in place, else the first legal
+    move in the table's order; None when nothing moves."""
+    locked = position.locked()
+
+    def plain(move: engine.Move) -> tuple:
+        row, col = move.dst
+        return (col != 0, (row, col - 1) not in locked, move.dst, move.src)
+
+    return min(position.legal_moves(), key=plain, default=None)
+
+
+def drawn_context(request: SiteRequest, variant: str, number: int, *, first_visit: bool) -> dict:
+    """What the home page's table of the deal drawn for this browser draws (games/drawn.py): its
+    slots, with the how-to's move lit for a first visit."""
+    state = engine.GameState.start(deal_number=number, seed=0, variant=variant)  # the seed deals only shuffles
+    move = opening_move(state.position) if first_visit else None
+    return {
+        "drawn_number": number,
+        "drawn_rules": state.variant,
+        "slots": table_slots(state, hint=engine.Hint.of(move) if move else None),
+        "mark_movable": marks_movable(request),
+        "first_visit": first_visit,
+    }

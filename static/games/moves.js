@@ -118,7 +118,10 @@ function tell(words) {
 let repainting = false;
 function repaint(note) {
   repainting = true;
-  htmx.ajax("GET", window.location.pathname, { target: "#grid", swap: "outerHTML" }).finally(() => {
+  // The game's own page (its grid posts moves to /game/<id>/move/), wherever it is shown: the
+  // home page shows one too.
+  const page = grid().getAttribute("action").replace(/move\/$/, "");
+  htmx.ajax("GET", page, { target: "#grid", swap: "outerHTML" }).finally(() => {
     repainting = false;
   }).then(() => tell(note));
 }

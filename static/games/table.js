@@ -156,13 +156,20 @@ document.addEventListener("htmx:afterSettle", (event) => {
   if (hidden) from.scrollIntoView({ block: "center" });
 });
 
-// The note that says the table is turned, once: closed, it stays closed in this browser.
+// The notes told once (the one that says the table is turned, the home page's how-to): closed,
+// each stays closed in this browser.  Without scripts the how-to stays, above the table, until
+// a first game starts (games/views.py, home).
+const ONCE = { "turned-note": "addiction-turned-note", "howto": "addiction-howto" };
 document.addEventListener("DOMContentLoaded", () => {
-  const note = document.getElementById("turned-note");
-  try { if (note && window.localStorage.getItem("addiction-turned-note") === "seen") note.hidden = true; } catch { /* no storage */ }
+  for (const [id, key] of Object.entries(ONCE)) {
+    const note = document.getElementById(id);
+    try { if (note && window.localStorage.getItem(key) === "seen") note.hidden = true; } catch { /* no storage */ }
+  }
 });
 document.addEventListener("click", (event) => {
-  if (!(event.target.closest && event.target.closest("#turned-note-close"))) return;
-  document.getElementById("turned-note").hidden = true;
-  try { window.localStorage.setItem("addiction-turned-note", "seen"); } catch { /* no storage */ }
+  const close = event.target.closest && event.target.closest("#turned-note-close, #howto-close");
+  if (!close) return;
+  const id = close.id.replace(/-close$/, "");
+  document.getElementById(id).hidden = true;
+  try { window.localStorage.setItem(ONCE[id], "seen"); } catch { /* no storage */ }
 });

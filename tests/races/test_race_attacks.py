@@ -52,6 +52,19 @@ def what_gives_away(text: str, race: Race) -> list[str]:
     return found
 
 
+def without_drawn_deal(home: str) -> str:
+    """The home page with its table taken out once it is found to be another deal: with its race
+    not started, the bot has no game to resume there, and the home page shows the deal drawn for
+    its browser (games/drawn.py), which is not the race's."""
+    grid = parse_html(home).find(id="grid")
+    assert "drawn" in grid.classes
+    shown = [slot["data-card"] for slot in grid.find_all("button", attrs={"data-slot": True})]
+    race_deal = [card or "" for row in engine.deal(WIN.deal_number).rows() for card in row]
+    assert shown != race_deal
+    start, end = home.index('<form id="grid"'), home.index("</form>", home.index('<form id="grid"'))
+    return home[:start] + home[end:]
+
+
 def open_on_the_winnable_deal(host: Client) -> Race:
     """The host's live race on WIN's deal, with the race's seed WIN was found with (set before any
     game is dealt, as the race would have drawn it): the bot's line then wins it."""
@@ -81,6 +94,7 @@ def everything_before_the_start(bot: Client, race: Race, host_entry: Entry) -> d
         "a visitor's race page": Client().get(f"/race/{code}/"),
     }
     texts = {name: response.content.decode() for name, response in read.items()}
+    texts["home page's invitation"] = without_drawn_deal(texts["home page's invitation"])
     download = bot.get("/accounts/data/")
     texts["bot's data download (JSON)"] = b"".join(download.streaming_content).decode()
     # What the ASGI stream sends: the notice each change puts on the channel layer, and the
