@@ -223,7 +223,8 @@ def test_undo_is_drawn_at_once_and_the_answer_changes_nothing(live_server, page:
     assert looked["card"]  # the focus went with the card taken back
     expect(page.locator("#grid")).to_have_attribute("data-version", "2", timeout=10_000)
     page.wait_for_load_state("networkidle")
-    assert [slot[:3] for slot in page.evaluate(SEEN)] == [slot[:3] for slot in drawn]  # the answer changed nothing drawn
+    # the answer changed nothing drawn
+    assert [slot[:3] for slot in page.evaluate(SEEN)] == [slot[:3] for slot in drawn]
     assert page.evaluate("() => document.activeElement.dataset.slot") == looked["focused"]
     game = Game.objects.get(pk=pk)
     assert (game.version, game.moves, game.can_undo) == (2, 2, False)

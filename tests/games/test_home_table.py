@@ -152,8 +152,7 @@ def test_the_home_page_resumes_the_game_played_last_but_not_a_race_still_countin
 
 
 @pytest.mark.parametrize(
-    "posted",
-    [{"variant": "nope"}, {"variant": "addiction", "slot": "9-9"}, {"variant": "addiction", "slot": "0-13"}],
+    "posted", [{"variant": "nope"}, {"variant": "addiction", "slot": "9-9"}, {"variant": "addiction", "slot": "0-13"}]
 )
 def test_bad_posts_get_a_clean_answer(client, posted):
     answer = client.post("/new/drawn/", posted)

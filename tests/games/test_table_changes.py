@@ -295,7 +295,8 @@ def test_the_grid_names_the_move_undo_takes_back(client, game):
         card, path = taken.split(":")
         src, dst = (engine.parse_slot(slot) for slot in path.split(">"))
         after = Game.objects.get(pk=game.pk).state().position
-        assert (before.card_at(dst), after.card_at(src), after.card_at(dst)) == (card, card, None)  # the named move went back
+        # the named move went back
+        assert (before.card_at(dst), after.card_at(src), after.card_at(dst)) == (card, card, None)
         expected = played[played.index(taken) - 1] if played.index(taken) else ""
         assert named(response) == named() == expected  # the next one down, read from the log
     response = act_for_changes(client, game, "redo")
