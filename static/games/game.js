@@ -11,6 +11,7 @@ import "./table.js";      // the table: its slots, drawing, the tab stop, the fo
 import "./figures.js";    // the clock, and the figures an answer of changes brings
 import "./announce.js";   // the live region
 import "./keys.js";       // every key, in one listener
+import "./finder.js";     // the card finder: a rank or suit key held, a long press
 import "./moves.js";      // instant moves and their queue (queue.js), by the rule (rule.js)
 import "./drag.js";       // drag and drop
 import "./demo.js";       // "Show me"

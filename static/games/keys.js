@@ -3,8 +3,10 @@
 // U or Ctrl+Z undo, Shift+U, Ctrl+Y or Ctrl+Shift+Z redo, S says the counters, Shift+S shuffles
 // (asking first while a card can still move), H asks for a hint, G goes to the next gap a card
 // can fill, N starts a new game once this one has ended, ? opens the list of keys; on a replay
-// the left and right arrows step.
+// the left and right arrows step.  A rank or suit key held lights the cards it names (finder.js;
+// S and H do so when held, and say the counters or ask a hint when tapped).
 import { sayCounters } from "./announce.js";
+import { keyDown as findKey } from "./finder.js";
 import { rove, slotAt, turned, width } from "./table.js";
 
 // The one test of "the player is typing": every key below leaves a field its own.
@@ -118,6 +120,7 @@ document.addEventListener("keydown", (event) => {
   const slot = event.target.closest && event.target.closest("#grid button.slot");
   let done = dialog && dialog.showModal ? dialogKey(event, dialog) : null;
   if (done === null && slot && !event.metaKey) done = walk(event, slot) || null;
+  if (done === null && !control) done = findKey(event, key, () => plainKey(event, key));
   if (done === null) done = control ? controlKey(event, key) : plainKey(event, key);
   if (done) event.preventDefault();
 });
