@@ -23,6 +23,11 @@ without, where static/games/game.js notes where the cards stand before the swap 
 frame after it, slides the cards that changed places (the board itself changes at once).  Last,
 the server CPU that gzip adds to a move: Django's ``compress_string`` on one real answer,
 timed in this process.
+
+With ``--actions ROUNDS`` (issue 45) it times instead, at each delay and with reduced motion, a
+legal click, Undo, a click the page's rule refuses and the DOM floor (a card moved into a gap
+by DOM operations alone, in the same page), ROUNDS each: from the click to the first change
+drawn (a slot's card, or the note), and each against the floor.
 """
 
 from __future__ import annotations
@@ -91,6 +96,79 @@ LAST_MOVE_SIZES = """() => {
   return last && last.responseEnd
     ? [last.encodedBodySize, last.decodedBodySize, last.responseEnd - last.startTime] : null;
 }"""
+
+
+# For --actions: the time from any click to the first thing it changes on the table (a slot's
+# card) or in the note, whichever comes first.  window.floor moves a card into a gap by DOM
+# operations alone, as the page draws a legal move but without the rule, the marks or anything
+# else (the DOM floor); called twice it puts the card back.
+ACTIONS_PROBE = """
+window.first = {t0: null, ms: null};
+document.addEventListener("click", function () { first.t0 = performance.now(); first.ms = null; }, true);
+new MutationObserver(function () {
+  if (first.t0 !== null && first.ms === null) first.ms = performance.now() - first.t0;
+}).observe(document, {subtree: true, childList: true, attributes: true, attributeFilter: ["data-card"]});
+window.floor = {there: null};
+document.addEventListener("DOMContentLoaded", function () {
+  var button = document.createElement("button");
+  button.id = "floor"; button.type = "button"; button.textContent = "floor";
+  document.body.prepend(button);
+  button.addEventListener("click", function () {
+    var from, to;
+    if (floor.there) { from = floor.there[1]; to = floor.there[0]; floor.there = null; }
+    else {
+      from = document.querySelector("#grid .slot.card:not(.locked)");
+      to = document.querySelector("#grid .slot.gap");
+      floor.there = [from, to];
+    }
+    to.replaceChildren.apply(to, from.childNodes);
+    to.dataset.card = from.dataset.card;
+    from.dataset.card = "";
+  });
+});
+"""
+KINDS = ("legal move", "undo", "refused click", "DOM floor")
+
+
+def time_actions(page, base: str, deal: int, rounds: int) -> dict[str, list[float]]:
+    """``rounds`` times each: a legal click, Undo, a click the rule refuses and the DOM floor,
+    each from the click (a real one, through the pointer) to the first change it draws; a move
+    and an undo are then waited for until the server's answer is in."""
+    times: dict[str, list[float]] = {kind: [] for kind in KINDS}
+    start_game(page, base, deal)
+    page.wait_for_function("() => window.htmx && window.AddictionRule")
+    grid = page.locator("#grid")
+
+    def click(locator, kind: str, answered: bool) -> None:
+        version = grid.get_attribute("data-version")
+        locator.click()
+        if answered:
+            page.wait_for_selector(f"#grid:not([data-version='{version}'])", state="attached")
+            page.wait_for_load_state("networkidle")
+        page.evaluate("new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)))")
+        times[kind].append(page.evaluate("first.ms"))
+
+    for _ in range(rounds):
+        if grid.get_attribute("data-status") != "playing" or not page.locator("#grid .slot.movable").count():
+            deal += 1
+            start_game(page, base, deal)
+        click(page.locator("#grid .slot.movable").first, "legal move", True)
+        click(page.locator("#undo-button"), "undo", True)
+        click(page.locator("#grid .slot.card:not(.movable):not(.locked)").first, "refused click", False)
+        for _there_and_back in range(2):
+            click(page.locator("#floor"), "DOM floor", False)
+    return times
+
+
+def report_actions(delay: int, times: dict[str, list[float]]) -> None:
+    figures = "  ".join(
+        f"{kind}: median {statistics.median(values):.1f} ms, p95 {percentile(values, 0.95):.1f} ms"
+        for kind, values in times.items()
+    )
+    floor = statistics.median(times["DOM floor"])
+    ratios = ", ".join(f"{kind} {statistics.median(times[kind]) / floor:.1f}x" for kind in KINDS[:3])
+    print(f"{delay} ms each way, click to the first change drawn: {figures}")
+    print(f"    against the DOM floor: {ratios} (target: each within a frame, {TARGET_FRAME_MS} ms)")
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -191,8 +269,17 @@ def main() -> None:
         default="both",
         help="the browser's prefers-reduced-motion (default: both, one after the other)",
     )
+    parser.add_argument(
+        "--actions",
+        type=int,
+        default=0,
+        metavar="ROUNDS",
+        help="instead of moves: a legal move, Undo, a refused click and the DOM floor, ROUNDS each (reduced motion)",
+    )
     args = parser.parse_args()
     motions = list(MOTIONS) if args.motion == "both" else [args.motion]
+    if args.actions:
+        motions = ["reduce"]
     with tempfile.TemporaryDirectory() as folder, database(False, Path(folder)) as db_env:
         tmp = Path(folder)
         env = server_env(tmp, db_env)
@@ -205,16 +292,22 @@ def main() -> None:
                 for delay in (int(d) for d in args.delays.split(",")):
                     for motion in motions:  # each a new guest, from the same deal
                         page = browser.new_context(reduced_motion=motion).new_page()
-                        page.add_init_script(PROBE)
+                        page.add_init_script(ACTIONS_PROBE if args.actions else PROBE)
                         network = page.context.new_cdp_session(page)
                         conditions = {"offline": False, "downloadThroughput": -1, "uploadThroughput": -1}
                         network.send("Network.enable")
                         network.send("Network.emulateNetworkConditions", {**conditions, "latency": 2 * delay})
                         base = f"http://127.0.0.1:{port}"
+                        if args.actions:
+                            report_actions(delay, time_actions(page, base, args.deal, args.actions))
+                            page.context.close()
+                            continue
                         times, drawn, sizes, html = play(page, base, args.deal, args.moves, args.warmup)
                         page.context.close()
                         report(motion, delay, args.warmup, times, drawn, sizes)
                 browser.close()
+    if args.actions:
+        return
     html = gzip.decompress(html) if html[:2] == b"\x1f\x8b" else html
     print(
         f"gzip's server CPU per move: {gzip_cost_us(html):.0f} us (compress_string on a {len(html)}-byte answer, "
