@@ -105,8 +105,14 @@ LAST_MOVE_SIZES = """() => {
 ACTIONS_PROBE = """
 window.first = {t0: null, ms: null};
 document.addEventListener("click", function () { first.t0 = performance.now(); first.ms = null; }, true);
-new MutationObserver(function () {
-  if (first.t0 !== null && first.ms === null) first.ms = performance.now() - first.t0;
+function inNote(node) {
+  return node.nodeType === 1 && (node.id === "note" || !!node.closest("#note") || !!node.querySelector("#note"));
+}
+new MutationObserver(function (records) {
+  if (first.t0 === null || first.ms !== null) return;
+  if (records.some(function (r) {
+    return r.attributeName === "data-card" || inNote(r.target) || Array.from(r.addedNodes).some(inNote);
+  })) first.ms = performance.now() - first.t0;
 }).observe(document, {subtree: true, childList: true, attributes: true, attributeFilter: ["data-card"]});
 window.floor = {there: null};
 document.addEventListener("DOMContentLoaded", function () {
@@ -144,7 +150,9 @@ def time_actions(page, base: str, deal: int, rounds: int) -> dict[str, list[floa
         locator.click()
         if answered:
             page.wait_for_selector(f"#grid:not([data-version='{version}'])", state="attached")
-            page.wait_for_load_state("networkidle")
+        else:
+            page.wait_for_function("() => first.ms !== null")  # a refusal's note, however it comes
+        page.wait_for_load_state("networkidle")
         page.evaluate("new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)))")
         times[kind].append(page.evaluate("first.ms"))
 
