@@ -2,7 +2,7 @@
 
 The same Django site as addiction_site/wsgi.py, and beside it the races' live streams
 (races/stream.py), which only an ASGI server can hold open.  In production gunicorn serves the
-site and daphne the streams (nginx routes /race/<code>/stream/ to it: deploy/nginx.conf);
+site and daphne the streams (nginx routes /race/<code>/stream/ to it: deploy/nginx.conf.template);
 `manage.py runserver` (python3 dev.py serve) serves both from this one application.
 """
 

@@ -46,7 +46,7 @@ _SANE_ID = re.compile(r"[A-Za-z0-9._-]{1,64}")
 
 
 class RequestContextMiddleware:
-    """Gives each request an id (nginx's ``$request_id`` from X-Request-ID, deploy/nginx.conf,
+    """Gives each request an id (nginx's ``$request_id`` from X-Request-ID, deploy/nginx.conf.template,
     or a new one), said back in the answer's X-Request-ID, and keeps the request at hand for
     :class:`RequestContext` while it is served."""
 
@@ -94,6 +94,17 @@ class OneLineWarning(logging.Filter):
         return True
 
 
+class NotFoundAtInfo(logging.Filter):
+    """A 404 (a stale link, a scanner's guess) is no warning: Django's "Not Found" line becomes an
+    INFO line, kept only where the site logs at INFO (DJANGO_LOG_LEVEL).  Other 4xx stay warnings."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if getattr(record, "status_code", None) != 404:
+            return True
+        record.levelno, record.levelname = logging.INFO, "INFO"
+        return logging.getLogger().isEnabledFor(logging.INFO)
+
+
 def formatter(log_format: str) -> dict:
     """The logging.config entry of the formatter for ``log_format`` (text or json)."""
     if log_format not in FORMATS:
@@ -111,6 +122,7 @@ def logging_config(log_format: str, level: str) -> dict:
         "formatters": {"site": formatter(log_format)},
         "filters": {
             "one_line_warning": {"()": f"{__name__}.OneLineWarning"},
+            "not_found_at_info": {"()": f"{__name__}.NotFoundAtInfo"},
             "request_context": {"()": f"{__name__}.RequestContext"},
         },
         "handlers": {
@@ -122,6 +134,7 @@ def logging_config(log_format: str, level: str) -> dict:
             # second time, beside the root's: its records go to the root's handler alone.
             "django": {"handlers": [], "propagate": True},
             "django.security.DisallowedHost": {"filters": ["one_line_warning"]},
+            "django.request": {"filters": ["not_found_at_info"]},
         },
     }
 

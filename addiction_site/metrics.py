@@ -5,7 +5,7 @@ below (actions, wins, hints, analyses, rate-limit refusals, the background work)
 Like /healthz it is answered by a middleware near the top, before the Host header is checked
 (a scraper calls an app server by its own address), and only to a client in
 ``ADDICTION_METRICS_NETWORKS`` (default: this machine); anyone else gets a plain 404, as for a
-page that does not exist.  nginx refuses /metrics from outside its allow list too (deploy/nginx.conf).
+page that does not exist.  nginx refuses /metrics from outside its allow list too (deploy/nginx.conf.template).
 
 Under gunicorn each worker process counts apart; deploy/gunicorn.conf.py gives every app
 server a folder of its own (``PROMETHEUS_MULTIPROC_DIR``) where prometheus_client's
@@ -117,8 +117,12 @@ def serve_worker_metrics(bind: str) -> None:
     prometheus_client.start_http_server(int(port), addr=host.strip("[]") or "127.0.0.1")
 
 
-def allowed(address: str) -> bool:
-    """Whether a scrape from ``address`` may read the figures."""
+def allowed(address: str | None) -> bool:
+    """Whether a scrape from ``address`` may read the figures.  No address at all is a client on
+    this machine: an app server bound to a unix socket (deploy/addiction@.service) has none for
+    what reaches it directly, and nginx's requests name their client in X-Forwarded-For."""
+    if not address:
+        return True
     try:
         client = ipaddress.ip_address(address)
     except ValueError:
@@ -127,15 +131,20 @@ def allowed(address: str) -> bool:
 
 
 class MetricsMiddleware:
-    """Answers /metrics, to allowed clients only, before the Host check and the sessions."""
+    """Answers /metrics, to allowed clients only, before the Host check and the sessions.
+
+    Only that very path: /metrics/ or /metrics/1 is any other page (a 404 from the URLs), so no
+    spelling of it reaches the figures.  The client is the one the site believes everywhere
+    (``AXES_CLIENT_IP_CALLABLE``, settings.client_address: the address our own proxy names,
+    not the proxy's), so a scrape through nginx is judged by who asked nginx."""
 
     def __init__(self, get_response):
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
-        if request.path_info.rstrip("/") != PATH:
+        if request.path_info != PATH:
             return self.get_response(request)
-        if request.method not in ("GET", "HEAD") or not allowed(request.META.get("REMOTE_ADDR", "")):
+        if request.method not in ("GET", "HEAD") or not allowed(settings.AXES_CLIENT_IP_CALLABLE(request)):
             return HttpResponseNotFound("not found\n", content_type="text/plain")
         response = HttpResponse(figures(), content_type=prometheus_client.CONTENT_TYPE_LATEST)
         response["Cache-Control"] = "no-store"

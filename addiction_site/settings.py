@@ -464,8 +464,8 @@ ADDICTION_MAIL_CONFIGURED = _mail.configured
 _mail_host = next(
     (host.lstrip(".") for host in ALLOWED_HOSTS if host not in ("*", "localhost", "127.0.0.1", "[::1]")), ""
 )
-DEFAULT_FROM_EMAIL = os.environ.get(
-    "DEFAULT_FROM_EMAIL", f"Addiction <noreply@{_mail_host}>" if _mail_host else "Addiction <noreply@localhost>"
+DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL") or (  # empty, as compose passes an unset one: the default
+    f"Addiction <noreply@{_mail_host}>" if _mail_host else "Addiction <noreply@localhost>"
 )
 
 # Production hardening; each can be relaxed by environment for a setup behind a TLS proxy.

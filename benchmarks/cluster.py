@@ -1,4 +1,4 @@
-"""The site as deployed: nginx with deploy/nginx.conf in front of two gunicorn servers on one PostgreSQL.
+"""The site as deployed: nginx with deploy/nginx.conf.template in front of two gunicorn servers on one PostgreSQL.
 
 Run: .venv/bin/python benchmarks/cluster.py [--players 20] [--seconds 20] [--drip-seconds 20]
                                             [--workers 1] [--threads 2] [--clients 2]
@@ -14,7 +14,7 @@ What it does, all on 127.0.0.1 and bounded in time:
    with its settings from an environment file of its own and its own static and data
    folders, started with that checkout's deploy/gunicorn.conf.py (``--workers`` gthread
    workers of ``--threads`` threads each, its access log in the temporary folder).
-3. nginx (Debian's package) with deploy/nginx.conf as it ships, but for its addresses and
+3. nginx (Debian's package) with deploy/nginx.conf.template as it ships, but for its addresses and
    paths: its two upstream sockets become the two servers' ports, its listening ports free
    loopback ports, its certificate a self-signed one made here with openssl, its static
    folder collectstatic's output.  nginx runs as a child process (``-p`` and ``-c`` in the
@@ -61,12 +61,12 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from benchmarks.load import Clients, Player, Tally, free_port  # noqa: E402
+from deploy.nginx_site import render  # noqa: E402
 from scripts.throwaway_postgres import available, throwaway_postgres  # noqa: E402
 
 PYTHON = ROOT / ".venv" / "bin" / "python"
 GUNICORN = ROOT / ".venv" / "bin" / "gunicorn"
 DAPHNE = ROOT / ".venv" / "bin" / "daphne"
-NGINX_SITE = ROOT / "deploy" / "nginx.conf"
 GUNICORN_CONF = ROOT / "deploy" / "gunicorn.conf.py"
 DRIP_BODY_BYTES = 10_000  # under client_max_body_size (16k): nginx waits for all of it
 MOVE_LINE = re.compile(r'"POST /game/\d+/move/ HTTP/1\.1" 200 ')
@@ -247,16 +247,17 @@ METRIC_LINE = re.compile(r"^(addiction_\w+_total)(?:\{[^}]*\})? ([0-9.e+]+)$", r
 
 
 def nginx_site(text: str, replacements: dict[str, str]) -> str:
-    """deploy/nginx.conf with its addresses and paths replaced; each must be found exactly once."""
+    """nginx's configuration with some of its lines replaced (the limits lifted for clients that
+    all come from 127.0.0.1); each must be found exactly once."""
     for old, new in replacements.items():
         if text.count(old) != 1:
-            raise CheckFailed(f"deploy/nginx.conf has {text.count(old)} of {old!r} (1 expected): update cluster.py")
+            raise CheckFailed(f"deploy/nginx.conf.template has {text.count(old)} of {old!r} (1 expected)")
         text = text.replace(old, new)
     return text
 
 
 def self_signed_certificate(tmp: Path) -> tuple[Path, Path]:
-    cert, key = tmp / "tls.crt", tmp / "tls.key"
+    cert, key = tmp / "fullchain.pem", tmp / "privkey.pem"  # as certbot names them (the template reads these)
     subprocess.run(
         [
             "openssl",
@@ -284,17 +285,23 @@ def self_signed_certificate(tmp: Path) -> tuple[Path, Path]:
 
 @contextlib.contextmanager
 def nginx(
-    tmp: Path, upstream_ports: list[int], *, one_address_one_person: bool = False, live_ports: list[int] | None = None
+    tmp: Path,
+    upstream_ports: list[int],
+    *,
+    one_address_one_person: bool = False,
+    live_ports: list[int] | None = None,
+    metrics_from: tuple[str, ...] = ("127.0.0.1", "::1"),
 ) -> Iterator[int]:
-    """nginx with deploy/nginx.conf in front of the app servers: yields its https port.  The
-    races' streams go to the daphne servers on ``live_ports`` (without them, to the app
-    servers, which answer a stream's address with one snapshot).
+    """nginx in front of the app servers, its configuration made by deploy/nginx_site.py from the
+    one template every set-up uses: yields its https port.  The races' streams go to the daphne
+    servers on ``live_ports`` (without them, to the app servers, which answer a stream's address
+    with one snapshot); ``metrics_from`` may read /metrics through it.
 
     Every simulated client comes from 127.0.0.1, so the per-address limits, meant for one
     person each, are lifted unless ``one_address_one_person`` (benchmarks/costly.py, whose
     clients are each an address's one person)."""
     https, http_port = free_port(), free_port()
-    cert, key = self_signed_certificate(tmp)
+    self_signed_certificate(tmp)
     lifted = {
         **{
             f"zone={zone}:10m rate={rate}": f"zone={zone}:10m rate=10000r/s"
@@ -309,30 +316,20 @@ def nginx(
             for zone in ("addiction_costly_at_once", "addiction_streams_at_once")
         },
     }
-    site = nginx_site(
-        NGINX_SITE.read_text(),
-        {
-            **({} if one_address_one_person else lifted),
-            "server unix:/run/addiction/1.sock ": f"server 127.0.0.1:{upstream_ports[0]} ",
-            "server unix:/run/addiction/2.sock ": f"server 127.0.0.1:{upstream_ports[1]} ",
-            "server unix:/run/addiction/live-1.sock ": f"server 127.0.0.1:{(live_ports or upstream_ports)[0]} ",
-            "server unix:/run/addiction/live-2.sock ": f"server 127.0.0.1:{(live_ports or upstream_ports)[1]} ",
-            "http://unix:/run/addiction/1.sock:/metrics": f"http://127.0.0.1:{upstream_ports[0]}/metrics",
-            "http://unix:/run/addiction/2.sock:/metrics": f"http://127.0.0.1:{upstream_ports[1]}/metrics",
-            "    listen 443 ssl http2;\n": f"    listen 127.0.0.1:{https} ssl http2;\n",
-            "    listen [::]:443 ssl http2;\n": "",
-            "    listen 80;\n": f"    listen 127.0.0.1:{http_port};\n",
-            "    listen [::]:80;\n": "",
-            "    listen 443 ssl default_server;\n": f"    listen 127.0.0.1:{https} ssl default_server;\n",
-            "    listen [::]:443 ssl default_server;\n": "",
-            "    listen 80 default_server;\n": f"    listen 127.0.0.1:{http_port} default_server;\n",
-            "    listen [::]:80 default_server;\n": "",
-            "server_name play.example.org;  # the site's own": "server_name 127.0.0.1;  # the site's own",
-            "/etc/letsencrypt/live/play.example.org/fullchain.pem": str(cert),
-            "/etc/letsencrypt/live/play.example.org/privkey.pem": str(key),
-            "/srv/addiction/staticfiles/": f"{tmp / 'static'}/",
-        },
+    live = live_ports or upstream_ports
+    site = render(
+        host="127.0.0.1",
+        app=[f"127.0.0.1:{port}" for port in upstream_ports],
+        live=[f"127.0.0.1:{port}" for port in live],
+        worker_metrics="127.0.0.1:9110",
+        metrics_from=list(metrics_from),
+        static=f"{tmp / 'static'}/",
+        certificates=f"{tmp}/",
+        listen=[f"127.0.0.1:{http_port}"],
+        listen_tls=[f"127.0.0.1:{https}"],
+        access_log=f"{tmp}/nginx-access.log",
     )
+    site = nginx_site(site, {} if one_address_one_person else lifted)
     (tmp / "addiction.conf").write_text(site)
     for folder in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi"):
         (tmp / folder).mkdir()
@@ -508,7 +505,7 @@ def _https(port: int) -> http.client.HTTPSConnection:
 
 
 def edge_checks(https: int) -> list[tuple[bool, str]]:
-    """What deploy/nginx.conf promises at the edge: unknown hosts dropped, no version shown,
+    """What deploy/nginx.conf.template promises at the edge: unknown hosts dropped, no version shown,
     the security headers on static files too."""
     connection = _https(https)
     connection.request("GET", "/", headers={"Host": "someone-else.example"})

@@ -1,5 +1,5 @@
 """What one client's pile of costly requests does to another visitor, and how many games one
-address can mint (issues 25 and 44), on the site as deployed: deploy/nginx.conf as shipped in
+address can mint (issues 25 and 44), on the site as deployed: deploy/nginx.conf.template as shipped in
 front of two gunicorn servers (deploy/gunicorn.conf.py) and a daphne server for the races'
 streams, one throwaway PostgreSQL.
 

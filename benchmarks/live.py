@@ -9,7 +9,7 @@ Two set-ups, all on 127.0.0.1:
 - embedded (the default): the site as `python3 dev.py serve` runs it, but with production
   settings: one daphne serving pages, moves and streams, on SQLite, with Channels'
   in-memory layer: no other service.
-- ``--cluster``: the site as deploy/ runs it: nginx (deploy/nginx.conf, as benchmarks/cluster.py
+- ``--cluster``: the site as deploy/ runs it: nginx (deploy/nginx.conf.template, as benchmarks/cluster.py
   starts it) in front of two gunicorn servers for pages and moves and two daphne servers for
   the streams, on a throwaway PostgreSQL, with Redis (channels-redis) carrying each change
   from the gunicorn that took the move to the daphne servers holding the streams.  nginx

@@ -10,6 +10,9 @@ the site runs); without it, SQLite's own backup of ``$ADDICTION_DATA_DIR/db.sqli
 is written under a temporary name and renamed once complete, so a half-written one is never
 taken for a backup; the old ones are removed only after the new one is there.  Prints what it
 kept and removed; exits non-zero, keeping every older copy, when the backup fails.
+
+A copy holds every player's password hash and e-mail address: it is written readable by its
+owner alone (0600, in a folder made 0700), whatever the umask of cron or the timer.
 """
 
 from __future__ import annotations
@@ -46,6 +49,7 @@ def backup(folder: Path, now: datetime) -> Path:
         finally:
             copy.close()
             live.close()
+    partial.chmod(0o600)  # whatever made it: private
     partial.rename(final)
     return final
 
@@ -65,7 +69,8 @@ def main() -> int:
     parser.add_argument("folder", type=Path)
     parser.add_argument("--keep-days", type=float, default=14, help="remove copies older than this (default 14)")
     args = parser.parse_args()
-    args.folder.mkdir(parents=True, exist_ok=True)
+    os.umask(0o077)  # pg_dump's file and SQLite's copy, and the folder if made here: the owner's alone
+    args.folder.mkdir(mode=0o700, parents=True, exist_ok=True)
     try:
         made = backup(args.folder, datetime.now(UTC))
     except (subprocess.CalledProcessError, sqlite3.Error, OSError) as failure:

@@ -25,7 +25,7 @@ threads = int(os.environ.get("ADDICTION_THREADS", "2"))
 # A request that takes longer than this is a stuck worker: it is killed and restarted.
 timeout = 30
 graceful_timeout = 20
-# nginx keeps its connections to gunicorn open between requests (deploy/nginx.conf, keepalive).
+# nginx keeps its connections to gunicorn open between requests (deploy/nginx.conf.template, keepalive).
 keepalive = 30
 
 # One line a request: who (the proxy, then X-Forwarded-For), what, the answer, its size, its

@@ -117,9 +117,10 @@ def _home(
         context.update(table_context(request, resume, break_words(resume, now)), idle_cap=idle_cap_words())
     else:
         kept = drawn_deal(request, variant)
-        fresh = None if kept else draw(now)
+        shown = kept or draw(now)
+        fresh = None if kept else shown
         first_visit = request.owner.user_id is None and not request.owner.guest_token
-        context.update(drawn_context(request, variant, (kept or fresh).number, first_visit=first_visit))
+        context.update(drawn_context(request, variant, shown.number, first_visit=first_visit))
     response = render(request, "games/home.html", context, status=status)
     if fresh is not None:  # drawn now: every page shows this deal until its game starts
         keep_drawn(response, request, variant, fresh)

@@ -13,7 +13,7 @@ DJANGO_ALLOWED_HOSTS, DATABASE_URL, ADDICTION_PROXY_HOPS=1, the operator's name 
 and ADDICTION_BIND on a free loopback port; nothing of the project's own environment is passed on.
 
 Once gunicorn answers, the client plays the part of the TLS proxy in front (X-Forwarded-Proto
-and X-Forwarded-For, as deploy/nginx.conf sends them) and a browser behind it: the home page,
+and X-Forwarded-For, as deploy/nginx.conf.template sends them) and a browser behind it: the home page,
 its stylesheet, /healthz, a deal's page, the POST that starts its game (with the CSRF cookie
 and header) and the game page it is sent to; and a request without the proxy's headers is
 sent to https.  Exit status 0 when every step and check passed.  Only the standard library is

@@ -13,8 +13,10 @@ LIT = """() => Array.from(document.querySelectorAll("#grid button.slot.found")).
 
 
 def cards_of(page: Page, test) -> list[str]:
-    return sorted(page.evaluate(f"""() => Array.from(document.querySelectorAll("#grid button.slot"))
-        .map((s) => s.dataset.card).filter((c) => c && ({test})(c))"""))
+    return sorted(
+        page.evaluate(f"""() => Array.from(document.querySelectorAll("#grid button.slot"))
+        .map((s) => s.dataset.card).filter((c) => c && ({test})(c))""")
+    )
 
 
 def test_held_keys_light_the_cards_they_name(live_server, page: Page):

@@ -1,4 +1,4 @@
-"""The site as deployed, briefly: benchmarks/cluster.py's nginx (deploy/nginx.conf as shipped) in
+"""The site as deployed, briefly: benchmarks/cluster.py's nginx (deploy/nginx.conf.template as shipped) in
 front of two gunicorn servers (deploy/gunicorn.conf.py) on one throwaway PostgreSQL.
 
 Twenty players play through nginx over TLS, then go on while two slow clients drip a request

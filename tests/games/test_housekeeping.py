@@ -176,6 +176,36 @@ def test_django_axes_records_go_after_thirty_days():
     assert "django-axes access failures older than 30 days: 1 removed" in output
 
 
+def test_background_task_results_go_once_done_and_old(settings):
+    """Issue 46: django-tasks-db keeps a row for every task; nothing removed them."""
+    from django_tasks.base import TaskResultStatus
+    from django_tasks_db.models import DBTaskResult
+
+    now = timezone.now()
+
+    def task(status, finished_ago):
+        return DBTaskResult.objects.create(
+            status=status,
+            finished_at=None if finished_ago is None else now - finished_ago,
+            args_kwargs={"args": [], "kwargs": {}},
+            task_path="games.tasks.analysis_task",
+            backend_name="default",
+            run_after=now,
+        ).pk
+
+    gone = {task(TaskResultStatus.SUCCESSFUL, 2 * DAY), task(TaskResultStatus.FAILED, 31 * DAY)}
+    kept = {
+        task(TaskResultStatus.SUCCESSFUL, timedelta(hours=1)),
+        task(TaskResultStatus.FAILED, 5 * DAY),  # read in the admin first
+        task(TaskResultStatus.READY, None),
+        task(TaskResultStatus.RUNNING, None),
+    }
+    output = housekeep()
+    assert set(DBTaskResult.objects.values_list("pk", flat=True)) == kept and not gone & kept
+    assert "background task results finished over 1 day ago: 1 removed" in output
+    assert "background task results failed over 30 days ago: 1 removed" in output
+
+
 def test_axes_records_failed_logins_only(client):
     User.objects.create_user("pat", password="Right-password-8812")
     client.post("/accounts/login/", {"username": "pat", "password": "wrong"}, REMOTE_ADDR="10.1.1.1")
@@ -213,6 +243,8 @@ def test_a_dry_run_counts_and_changes_nothing():
         "django-axes access attempts older than 30 days: 1 to remove",
         "django-axes access logs older than 30 days: 1 to remove",
         "django-axes access failures older than 30 days: 1 to remove",
+        "background task results finished over 1 day ago: 0 to remove",
+        "background task results failed over 30 days ago: 0 to remove",
         "analyses asked for again: 0 to do",
         "daily seeds made ahead: 2 to do",
         "solver's daily games asked for: 0 to do",
@@ -228,7 +260,7 @@ def test_running_twice_is_harmless():
     assert counts() == after_first
     assert remaining(kept) == {kept.pk}
     assert first.count(": 1 removed") == 6
-    assert second.count(": 0 removed") == 6 and ": 1" not in second
+    assert second.count(": 0 removed") == 8 and ": 1" not in second
 
 
 def test_quiet_from_cron_with_v_0_and_still_at_work():

@@ -173,15 +173,20 @@ def test_a_postgresql_dump_restored_into_a_new_database_passes_verify_games(tmp_
             "DATABASE_URL": source_url,
             "RESTORED_URL": restored_url,
         }
-        for command in (PG_DUMP, *PG_RESTORE):
-            shell(tmp_path, command, **tools)
+        shell(tmp_path, PG_DUMP, **tools)
         nightly_copy = nightly(tmp_path / "backups", PATH=tools["PATH"], DATABASE_URL=source_url)  # as the role, too
         assert nightly_copy.returncode == 0, nightly_copy.stderr
         (dump,) = (tmp_path / "backups").glob("addiction-*.dump")
+        assert dump.stat().st_mode & 0o777 == 0o600  # private (issue 46: it was 0644)
         listed = subprocess.run(
             [pg_bin("pg_restore") or "pg_restore", "--list", str(dump)], capture_output=True, text=True
         )
         assert listed.returncode == 0 and "games_action" in listed.stdout, listed.stderr
+        # The README's restore, word for word, of the copy the nightly backup (compose's backup
+        # service, the systemd timer) made, in place of the README's own pg_dump.
+        shutil.copy(dump, tmp_path / "addiction.dump")
+        for command in PG_RESTORE:
+            shell(tmp_path, command, **tools)
         verified = manage(tmp_path, "verify_games", DATABASE_URL=restored_url)
         assert verified.returncode == 0, verified.stdout + verified.stderr
         assert verified.stdout.splitlines()[-1] == f"{GAMES} games checked, 0 differ"
@@ -236,6 +241,7 @@ def test_the_nightly_backup_keeps_a_restorable_copy_and_removes_the_expired_ones
     assert done.returncode == 0, done.stderr
     made = [path for path in folder.glob("addiction-*.sqlite3") if path not in (expired, recent)]
     assert len(made) == 1 and f"kept {made[0]}" in done.stdout and f"removed {expired}" in done.stdout
+    assert made[0].stat().st_mode & 0o777 == 0o600  # password hashes and addresses: the owner's alone
     assert not expired.exists() and recent.exists() and unrelated.exists()
     assert not list(folder.glob("*.partial"))
     elsewhere = tmp_path / "restored"

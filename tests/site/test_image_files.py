@@ -14,8 +14,21 @@ import shutil
 import subprocess
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[2]
-SECRETS = ["deploy/.env", "deploy/certs/fullchain.pem", "deploy/certs/privkey.pem", ".env", "var/db.sqlite3"]
+SECRETS = [
+    "deploy/.env",
+    "deploy/certs/fullchain.pem",
+    "deploy/certs/privkey.pem",
+    ".env",
+    "var/db.sqlite3",
+    # Copies of the players' data (issue 46): the README's pg_dump into the checkout, a backup.
+    "addiction.dump",
+    "backups/addiction-2026-12-05T031700Z.dump",
+    "var/backup.sqlite3",
+    "dump.sql.gz",
+]
 
 
 def pattern_regex(pattern: str) -> re.Pattern:
@@ -93,3 +106,19 @@ def test_a_deployments_checkout_copies_no_secret_into_the_image(tmp_path):
 def test_git_ignores_the_deployments_secrets():
     ignored = subprocess.run(["git", "check-ignore", *SECRETS], cwd=ROOT, capture_output=True, text=True)
     assert sorted(ignored.stdout.split()) == sorted(SECRETS)
+
+
+@pytest.mark.django_db
+def test_favicon_ico_leads_to_the_sites_icon(client):
+    """Issue 46: /favicon.ico, which browsers ask for whatever a page links, answered 404."""
+    answer = client.get("/favicon.ico")
+    assert answer.status_code == 302 and answer["Location"].startswith("/static/games/icon-192")
+    assert answer["Location"].endswith(".png")
+
+
+def test_the_manifest_has_a_name_every_server_sends_as_json():
+    """Debian's nginx sent the .webmanifest as application/octet-stream; .json it sends as JSON."""
+    import mimetypes
+
+    assert "games/manifest.json" in (ROOT / "templates" / "base.html").read_text()
+    assert mimetypes.guess_type("manifest.json")[0] == "application/json"

@@ -153,16 +153,36 @@ def lines():
 def test_a_line_logged_in_a_request_names_the_request_and_the_player(client, lines, django_user_model):
     ada = django_user_model.objects.create_user("ada", password="plum-orchard-lantern-42")
     client.force_login(ada)
-    response = client.get("/game/999999/", HTTP_X_REQUEST_ID="edge-1234")
-    assert response.status_code == 404 and response["X-Request-ID"] == "edge-1234"  # nginx's id, said back
-    (line,) = [line for line in lines if line["message"].startswith("Not Found")]
-    assert line["request_id"] == "edge-1234" and line["user_id"] == ada.pk and line["status_code"] == 404
+    response = client.put("/how-to-play/", HTTP_X_REQUEST_ID="edge-1234")  # a warning (a 404 is INFO)
+    assert response.status_code == 405 and response["X-Request-ID"] == "edge-1234"  # nginx's id, said back
+    (line,) = [line for line in lines if line["message"].startswith("Method Not Allowed")]
+    assert line["request_id"] == "edge-1234" and line["user_id"] == ada.pk and line["status_code"] == 405
     assert "request" not in line  # Django's request object is not written out
 
 
 @pytest.mark.django_db
 def test_a_request_without_a_sane_id_gets_a_new_one(client, lines):
-    response = client.get("/game/999999/", HTTP_X_REQUEST_ID="no spaces or <tags> please")
-    (line,) = [line for line in lines if line["message"].startswith("Not Found")]
+    response = client.put("/how-to-play/", HTTP_X_REQUEST_ID="no spaces or <tags> please")
+    (line,) = [line for line in lines if line["message"].startswith("Method Not Allowed")]
     assert len(response["X-Request-ID"]) == 32 and line["request_id"] == response["X-Request-ID"]
     assert line["user_id"] is None  # a guest
+
+
+def test_a_404_is_an_info_line_kept_only_at_info(tmp_path):
+    """Issue 46: every stale link or scanner's guess was a WARNING line; a 404 is INFO now, and a
+    405 (say) still a warning."""
+    clean = {key: value for key, value in os.environ.items() if not key.startswith(("DJANGO_", "DATABASE_URL"))}
+    clean.update(DJANGO_SETTINGS_MODULE="addiction_site.settings", DJANGO_DEBUG="1", ADDICTION_DATA_DIR=str(tmp_path))
+    code = (
+        "import django; django.setup(); from django.test import Client; c = Client(); "
+        "print(c.get('/no-such-page/', HTTP_HOST='localhost').status_code,"
+        " c.put('/how-to-play/', HTTP_HOST='localhost').status_code)"
+    )
+    for level, says_404 in (("WARNING", False), ("INFO", True)):
+        env = {**clean, "DJANGO_LOG_LEVEL": level}
+        result = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True)
+        assert result.stdout.split() == ["404", "405"], result.stderr
+        lines = [line for line in result.stderr.splitlines() if "django.request" in line]
+        assert any(" WARNING django.request " in line and "/how-to-play/" in line for line in lines), lines
+        found = [line for line in lines if "/no-such-page/" in line]
+        assert (found and " INFO django.request " in found[0]) if says_404 else not found, (level, lines)

@@ -88,3 +88,29 @@ def test_the_background_work_not_done_is_read_from_the_database_at_each_scrape(c
     assert 'addiction_background_oldest_seconds{kind="analysis"}' in text  # the queue's age
     assert 'addiction_background_oldest_seconds{kind="search"} 0.0' in text
     assert f'addiction_search_core{{core="{solver.CORE}"}} 1.0' in text  # which search core runs
+
+
+SPELLINGS = ["/metrics/", "/metrics//", "/%6detrics/", "/metrics/1", "/metrics/worker", "/Metrics"]
+
+
+@pytest.mark.parametrize("path", SPELLINGS)
+def test_no_other_spelling_of_the_path_reaches_the_figures(client, path):
+    """Issue 46: /metrics/ answered 200 to anyone behind nginx, which guarded only /metrics."""
+    response = client.get(path, REMOTE_ADDR="127.0.0.1", HTTP_HOST="10.0.0.5:8001")
+    assert response.status_code in (400, 404) and b"django_http" not in response.content
+
+
+def test_a_scrape_on_the_unix_socket_is_this_machines(client):
+    """gunicorn on a unix socket (deploy/addiction@.service) gives no REMOTE_ADDR: it was refused."""
+    assert scrape(client, "").status_code == 200
+
+
+def test_through_the_proxy_the_client_it_names_is_judged(client, monkeypatch):
+    monkeypatch.setattr("addiction_site.settings.ADDICTION_PROXY_HOPS", 1)
+    for remote in ("", "127.0.0.1"):  # nginx on the unix socket, or on loopback TCP
+        outside = client.get("/metrics", REMOTE_ADDR=remote, HTTP_X_FORWARDED_FOR="203.0.113.7")
+        assert outside.status_code == 404
+        forged = client.get("/metrics", REMOTE_ADDR=remote, HTTP_X_FORWARDED_FOR="127.0.0.1, 203.0.113.7")
+        assert forged.status_code == 404  # only the entry our proxy wrote is believed
+        inside = client.get("/metrics", REMOTE_ADDR=remote, HTTP_X_FORWARDED_FOR="127.0.0.1")
+        assert inside.status_code == 200

@@ -18,6 +18,7 @@ from django.db import transaction
 from django.db.models import Exists, OuterRef, QuerySet
 from django.db.models.functions import Coalesce
 from django.utils import timezone
+from django_tasks_db.models import DBTaskResult
 
 from games import registry
 from games.models import Action, Game
@@ -64,6 +65,18 @@ def login_record_rules(now) -> list[tuple[str, QuerySet]]:
     ]
 
 
+def task_result_rules(now) -> list[tuple[str, QuerySet]]:
+    """The background work's task rows once done (django-tasks-db keeps each): a finished one after
+    a day (what it made, an analysis, stays with its game), a failed one after 30 days, time to
+    read it in the admin first.  A task waiting or running is never touched."""
+    finished = DBTaskResult.objects.successful().filter(finished_at__lt=now - timedelta(days=1))
+    failed = DBTaskResult.objects.failed().filter(finished_at__lt=now - timedelta(days=30))
+    return [
+        ("background task results finished over 1 day ago", finished),
+        ("background task results failed over 30 days ago", failed),
+    ]
+
+
 def delete_in_batches(queryset: QuerySet) -> int:
     """Delete the queryset's rows BATCH at a time, each batch in its own transaction; how many went."""
     model, removed = queryset.model, 0
@@ -77,9 +90,9 @@ def delete_in_batches(queryset: QuerySet) -> int:
 
 class Command(BaseCommand):
     help = (
-        "Remove guests' games never played (after a day) or untouched (after a year), expired sessions "
-        "and old django-axes records, and do the other apps' upkeep (closing races whose time is up, "
-        "making the daily's seeds ahead); print how many of each.  Safe to run from cron at any hour."
+        "Remove guests' games never played (after a day) or untouched (after a year), expired sessions, "
+        "old django-axes records and background tasks done, and do the other apps' upkeep (closing races "
+        "whose time is up, making the daily's seeds ahead); print how many of each.  Safe to run at any hour."
     )
 
     def add_arguments(self, parser):
@@ -90,7 +103,8 @@ class Command(BaseCommand):
         say = self.stdout.write if verbosity else (lambda text: None)  # -v 0, from cron: silent
         store = import_module(settings.SESSION_ENGINE).SessionStore
         sessions = session_rules(store, now)
-        for label, queryset in guest_game_rules(now) + sessions + login_record_rules(now):
+        rules = guest_game_rules(now) + sessions + login_record_rules(now) + task_result_rules(now)
+        for label, queryset in rules:
             count = queryset.count() if dry_run else delete_in_batches(queryset)
             say(f"{label}: {count} {'to remove' if dry_run else 'removed'}")
         if not sessions and not dry_run:  # sessions kept elsewhere (files, a cache): their engine's own way
