@@ -36,7 +36,13 @@ from django_htmx.middleware import HtmxDetails
 
 OLD_GUEST_COOKIE = "addiction_guest"  # its name before the __Host- prefix
 GUEST_COOKIE = ("__Host-" if settings.SESSION_COOKIE_SECURE else "") + OLD_GUEST_COOKIE
-_SIGNER = signing.Signer(salt="addiction_site.ownership.guest")
+_GUEST_SALT = "addiction_site.ownership.guest"
+
+
+def _signer(*, fallbacks: bool = True) -> signing.Signer:
+    """The guest cookie's signer, with the settings' key now: with its fallbacks (a rotated key's
+    old ones, still believed), or with the current key alone (what a cookie is signed again by)."""
+    return signing.Signer(salt=_GUEST_SALT, fallback_keys=None if fallbacks else [])
 _DAY = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
 SEEN_KEY = "addiction_seen"  # a signed-in player's session: the last day it was saved
 LEGACY_SESSION_KEY = "addiction_guest"  # where a guest's token was kept before the cookie
@@ -90,27 +96,34 @@ class GuestCookie(NamedTuple):
     issued: str  # the day the token was issued
     seen: str  # the day the cookie was last sent
     signed: bool
+    old_key: bool = False  # signed with a fallback key: signed again with the current one
 
 
 def guest_cookie_value(token: str, issued: str, seen: str) -> str:
     """A guest cookie's value: the token, its issue day and the day it is sent, signed."""
-    return _SIGNER.sign(f"{token}.{issued}.{seen}")
+    return _signer().sign(f"{token}.{issued}.{seen}")
 
 
 def read_guest_cookie(value: str) -> GuestCookie | None:
     """What a guest cookie's value holds, if the server issued it: signed, or unsigned from
     before the signature while ``ADDICTION_GUEST_UNSIGNED_UNTIL`` has not come."""
+    old_key = False
     try:
-        token, issued, seen = _SIGNER.unsign(value).split(".")
+        try:
+            unsigned = _signer(fallbacks=False).unsign(value)
+        except signing.BadSignature:
+            unsigned, old_key = _signer().unsign(value), True  # a rotated key's, still believed
+        token, issued, seen = unsigned.split(".")
         signed = True
     except (signing.BadSignature, ValueError):
+        old_key = False
         token, _dot, seen = value.partition(".")
         issued, signed = seen, False
         if date.today() >= settings.ADDICTION_GUEST_UNSIGNED_UNTIL:
             return None
     if not (_TOKEN.fullmatch(token) and _DAY.fullmatch(issued) and _DAY.fullmatch(seen)):
         return None
-    return GuestCookie(token, issued, seen, signed)
+    return GuestCookie(token, issued, seen, signed, old_key)
 
 
 def guest_cookie_token(value: str) -> str:
@@ -205,8 +218,10 @@ class OwnerMiddleware:
         elif token := request.owner.guest_token:
             owner = request.owner
             sent = _guest_cookie(request)
-            if sent is None or not sent.signed or sent.seen != today or GUEST_COOKIE not in request.COOKIES:
-                # A new guest, a cookie of old (unsigned, or under its old name), or a new day.
+            renew = sent is None or not sent.signed or sent.old_key or sent.seen != today
+            if renew or GUEST_COOKIE not in request.COOKIES:
+                # A new guest, a cookie of old (unsigned, signed with a rotated key, or under its
+                # old name), or a new day.
                 value = guest_cookie_value(token, owner.guest_issued or today, today)
                 set_lasting_cookie(response, GUEST_COOKIE, value)
             if OLD_GUEST_COOKIE != GUEST_COOKIE and OLD_GUEST_COOKIE in request.COOKIES:

@@ -86,6 +86,21 @@ def test_a_guest_playing_on_a_later_day_gets_the_cookie_again(client, monkeypatc
     assert response.cookies[GUEST_COOKIE]["max-age"] == YEAR  # a year from the later day
 
 
+def test_a_rotated_key_signs_a_guests_cookie_again_on_their_next_visit(client, settings):
+    """Issue 46: a guest whose cookie the old key signed keeps their games through a rotation,
+    and their cookie carries the new key's signature from their next visit, that very day, so
+    dropping the old key later loses them nothing."""
+    game_url = client.post("/new/", {"deal_number": 3}).url
+    token, today = guest_token_of(client), date.today().isoformat()
+    settings.SECRET_KEY_FALLBACKS = [settings.SECRET_KEY]
+    settings.SECRET_KEY = "a-new-key-" + "k" * 50
+    response = client.get(game_url)
+    assert response.status_code == 200  # still theirs, by the fallback
+    assert response.cookies[GUEST_COOKIE].value == guest_cookie_value(token, today, today)  # now the new key's
+    settings.SECRET_KEY_FALLBACKS = []
+    assert client.get(game_url).status_code == 200  # the old key gone: still theirs
+
+
 def test_a_guest_page_reads_no_session(client, django_assert_max_num_queries):
     game_url = client.post("/new/", {"deal_number": 3}).url
     with django_assert_max_num_queries(1):  # the game alone: its clock has run since the start
