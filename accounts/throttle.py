@@ -4,7 +4,6 @@ Neither lets a stranger lock a player out from elsewhere: a limit on an address 
 only requests from that address.
 """
 
-from datetime import timedelta
 from hashlib import sha256
 
 from axes.attempts import get_cool_off_threshold
@@ -12,13 +11,10 @@ from axes.handlers.database import AxesDatabaseHandler
 from axes.helpers import get_failure_limit
 from axes.models import AccessAttempt
 from django.conf import settings
-from django.core.cache import cache
 from django.db.models import Sum
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
-from django.utils import timezone
-
-WINDOW = timedelta(hours=1)  # sign-ups and password resets are counted over the last hour
+from django_ratelimit.core import get_usage
 
 
 def address_failures(request: HttpRequest) -> int:
@@ -59,52 +55,56 @@ def lockout_response(request: HttpRequest, original_response=None, credentials=N
     return render(request, "registration/locked_out.html", context, status=settings.AXES_HTTP_RESPONSE_CODE)  # type: ignore[misc]  # axes' default
 
 
-# Sign-ups and password reset mails are counted in Django's default cache, which every app
-# server shares (the database's, or Redis: settings.CACHES), so each limit
+# Sign-ups and password reset and confirmation mails are counted in Django's default cache,
+# which every app server shares (the database's, or Redis: settings.CACHES), so each limit
 # (ADDICTION_SIGNUPS_PER_HOUR, ADDICTION_PASSWORD_RESETS_PER_HOUR) is one for the whole site.
+# django-ratelimit counts them as it counts the other limits (addiction_site/limits.py): one
+# atomic increment a request (the cache's add and incr), in windows of an hour, so two servers
+# counting at once lose no count (tests/accounts/test_throttle_counts.py; they once read a list
+# and wrote it back, and the later write dropped the other's).
 
 
-def _address_key(kind: str, request: HttpRequest) -> str:
-    # The address as the login lock sees it (behind our proxies, the player's own).
+def _address_key(group: str, request: HttpRequest) -> str:
+    # The address as the login lock sees it (behind our proxies, the player's own), hashed.
     address = settings.AXES_CLIENT_IP_CALLABLE(request) or ""
-    return f"{kind}:" + sha256(address.encode()).hexdigest()
+    return sha256(address.encode()).hexdigest()
 
 
-def _recent(key: str) -> list[float]:
-    since = (timezone.now() - WINDOW).timestamp()
-    return [at for at in cache.get(key, []) if at > since]
-
-
-def _counted(key: str) -> None:
-    cache.set(key, [*_recent(key), timezone.now().timestamp()], WINDOW.total_seconds())
+def _usage(kind: str, request: HttpRequest, per_hour: int, *, count: bool) -> bool:
+    """Whether the request's address is under ``per_hour`` of ``kind`` this hour; with
+    ``count``, one more is counted first."""
+    if per_hour <= 0:
+        return False
+    usage = get_usage(request, group=f"accounts:{kind}", key=_address_key, rate=f"{per_hour}/h", increment=count)
+    return usage is None or usage["count"] < usage["limit"]
 
 
 def signup_allowed(request: HttpRequest) -> bool:
-    """Whether the request's address has created fewer accounts than allowed in the last hour."""
-    return len(_recent(_address_key("signups", request))) < settings.ADDICTION_SIGNUPS_PER_HOUR
+    """Whether the request's address has created fewer accounts than allowed this hour."""
+    return _usage("signups", request, settings.ADDICTION_SIGNUPS_PER_HOUR, count=False)
 
 
 def signup_counted(request: HttpRequest) -> None:
     """Count an account just created from the request's address."""
-    _counted(_address_key("signups", request))
+    _usage("signups", request, settings.ADDICTION_SIGNUPS_PER_HOUR, count=True)
 
 
 def password_reset_allowed(request: HttpRequest) -> bool:
-    """Whether the request's address has asked for fewer password reset mails than allowed in the
-    last hour: nobody can make the site flood a mailbox, whatever addresses they give."""
-    return len(_recent(_address_key("resets", request))) < settings.ADDICTION_PASSWORD_RESETS_PER_HOUR
+    """Whether the request's address has asked for fewer password reset mails than allowed this
+    hour: nobody can make the site flood a mailbox, whatever addresses they give."""
+    return _usage("resets", request, settings.ADDICTION_PASSWORD_RESETS_PER_HOUR, count=False)
 
 
 def password_reset_counted(request: HttpRequest) -> None:
     """Count a password reset asked for from the request's address (mailed or not, alike)."""
-    _counted(_address_key("resets", request))
+    _usage("resets", request, settings.ADDICTION_PASSWORD_RESETS_PER_HOUR, count=True)
 
 
 def confirmation_mail_allowed(request: HttpRequest) -> bool:
     """Whether the request's address has had fewer address confirmation mails sent than allowed
-    in the last hour (as many as password reset mails)."""
-    return len(_recent(_address_key("confirmations", request))) < settings.ADDICTION_PASSWORD_RESETS_PER_HOUR
+    this hour (as many as password reset mails)."""
+    return _usage("confirmations", request, settings.ADDICTION_PASSWORD_RESETS_PER_HOUR, count=False)
 
 
 def confirmation_mail_counted(request: HttpRequest) -> None:
-    _counted(_address_key("confirmations", request))
+    _usage("confirmations", request, settings.ADDICTION_PASSWORD_RESETS_PER_HOUR, count=True)
