@@ -43,6 +43,8 @@ def _signer(*, fallbacks: bool = True) -> signing.Signer:
     """The guest cookie's signer, with the settings' key now: with its fallbacks (a rotated key's
     old ones, still believed), or with the current key alone (what a cookie is signed again by)."""
     return signing.Signer(salt=_GUEST_SALT, fallback_keys=None if fallbacks else [])
+
+
 _DAY = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
 SEEN_KEY = "addiction_seen"  # a signed-in player's session: the last day it was saved
 LEGACY_SESSION_KEY = "addiction_guest"  # where a guest's token was kept before the cookie
