@@ -7,6 +7,7 @@ from __future__ import annotations
 import contextvars
 import logging
 import re
+import time
 import uuid
 from datetime import UTC, datetime
 
@@ -94,6 +95,45 @@ class OneLineWarning(logging.Filter):
         return True
 
 
+class AsgiAccessLog:
+    """daphne's access log, through the site's logging (issue 46): one INFO line of the logger
+    ``addiction.access`` per HTTP request the ASGI application ends (a race's stream when it
+    closes), with its method, path, status, time and nginx's request id, as gunicorn's access
+    log has for the rest, so one id ties nginx's, gunicorn's, daphne's and the site's lines."""
+
+    def __init__(self, application):
+        self.application = application
+        self.logger = logging.getLogger("addiction.access")
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] != "http":
+            return await self.application(scope, receive, send)
+        started, status = time.monotonic(), {"code": 0}
+
+        async def sending(message):
+            if message["type"] == "http.response.start":
+                status["code"] = message["status"]
+            await send(message)
+
+        try:
+            await self.application(scope, receive, sending)
+        finally:
+            headers = dict(scope.get("headers") or [])
+            given = headers.get(b"x-request-id", b"").decode("latin-1")
+            self.logger.info(
+                '"%s %s" %s %.0fms',
+                scope.get("method", ""),
+                scope.get("path", ""),
+                status["code"],
+                (time.monotonic() - started) * 1000,
+                extra={
+                    "request_id": given if _SANE_ID.fullmatch(given) else None,
+                    "status_code": status["code"],
+                    "duration_ms": round((time.monotonic() - started) * 1000),
+                },
+            )
+
+
 class NotFoundAtInfo(logging.Filter):
     """A 404 (a stale link, a scanner's guess) is no warning: Django's "Not Found" line becomes an
     INFO line, kept only where the site logs at INFO (DJANGO_LOG_LEVEL).  Other 4xx stay warnings."""
@@ -135,6 +175,8 @@ def logging_config(log_format: str, level: str) -> dict:
             "django": {"handlers": [], "propagate": True},
             "django.security.DisallowedHost": {"filters": ["one_line_warning"]},
             "django.request": {"filters": ["not_found_at_info"]},
+            # daphne's requests (AsgiAccessLog), one INFO line each whatever the site's level.
+            "addiction.access": {"level": "INFO", "handlers": ["console"], "propagate": False},
         },
     }
 

@@ -63,8 +63,16 @@ control_socket_disable = True
 # /metrics (addiction_site/metrics.py): each worker process counts in files of this app
 # server's own folder, which prometheus_client's multiprocess mode adds up for a scrape.  A
 # fresh folder each start (the figures of a stopped server are not this one's), removed on
-# exit; ADDICTION_METRICS_DIR names one instead (emptied at start, kept at exit).
-_metrics_dir = os.environ.get("ADDICTION_METRICS_DIR") or tempfile.mkdtemp(prefix="addiction-metrics-")
+# exit; ADDICTION_METRICS_DIR names one instead (emptied at start, kept at exit).  A graceful
+# reload (systemctl reload: gunicorn reads this file again in the same process) keeps the
+# folder it made, so the counters go on and no folder is left behind in /tmp at each reload.
+_metrics_dir = (
+    os.environ.get("ADDICTION_METRICS_DIR")
+    or os.environ.get("ADDICTION_METRICS_MADE")  # made by this server's first reading of this file
+    or tempfile.mkdtemp(prefix="addiction-metrics-")
+)
+if not os.environ.get("ADDICTION_METRICS_DIR"):
+    os.environ["ADDICTION_METRICS_MADE"] = _metrics_dir
 os.environ["PROMETHEUS_MULTIPROC_DIR"] = _metrics_dir  # before any worker imports prometheus_client
 
 
@@ -83,3 +91,4 @@ def child_exit(server, worker):
 def on_exit(server):
     if not os.environ.get("ADDICTION_METRICS_DIR"):
         shutil.rmtree(_metrics_dir, ignore_errors=True)
+        os.environ.pop("ADDICTION_METRICS_MADE", None)

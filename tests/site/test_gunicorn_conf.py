@@ -48,3 +48,20 @@ def test_each_app_server_counts_its_metrics_in_a_folder_of_its_own(monkeypatch, 
         conf["on_exit"](None)
         assert not Path(folders[-1]).exists()  # removed when the server stops
     assert folders[0] != folders[1]
+
+
+def test_a_graceful_reload_keeps_the_servers_metrics_folder(monkeypatch, tmp_path):
+    """Issue 46: each reload (gunicorn reads its configuration again, in the same process) made a
+    new folder in /tmp and left the last one there."""
+    monkeypatch.delenv("ADDICTION_METRICS_DIR", raising=False)
+    monkeypatch.delenv("ADDICTION_METRICS_MADE", raising=False)
+    monkeypatch.setenv("PROMETHEUS_MULTIPROC_DIR", "")
+    conf: dict = {}
+    folders = []
+    for _reading in range(3):  # the start, then two reloads
+        conf = {"__file__": str(ROOT / "deploy" / "gunicorn.conf.py")}
+        exec(compile((ROOT / "deploy" / "gunicorn.conf.py").read_text(), "gunicorn.conf.py", "exec"), conf)
+        folders.append(os.environ["PROMETHEUS_MULTIPROC_DIR"])
+    assert len(set(folders)) == 1 and Path(folders[0]).is_dir()
+    conf["on_exit"](None)
+    assert not Path(folders[0]).exists() and "ADDICTION_METRICS_MADE" not in os.environ

@@ -186,3 +186,30 @@ def test_a_404_is_an_info_line_kept_only_at_info(tmp_path):
         assert any(" WARNING django.request " in line and "/how-to-play/" in line for line in lines), lines
         found = [line for line in lines if "/no-such-page/" in line]
         assert (found and " INFO django.request " in found[0]) if says_404 else not found, (level, lines)
+
+
+def test_daphne_s_requests_are_access_lines_of_the_site_with_nginx_s_id(caplog):
+    """Issue 46: daphne, which serves the races' streams, wrote no access line at all."""
+    import asyncio
+
+    from addiction_site.logs import AsgiAccessLog
+
+    async def app(scope, receive, send):
+        await send({"type": "http.response.start", "status": 204, "headers": []})
+        await send({"type": "http.response.body", "body": b""})
+
+    sent = []
+
+    async def send(message):
+        sent.append(message)
+
+    async def receive():
+        return {"type": "http.request"}
+
+    scope = {"type": "http", "method": "GET", "path": "/race/abc/stream/", "headers": [(b"x-request-id", b"edge-77")]}
+    with caplog.at_level(logging.INFO, logger="addiction.access"):
+        asyncio.run(AsgiAccessLog(app)(scope, receive, send))
+    (line,) = [record for record in caplog.records if record.name == "addiction.access"]
+    assert line.getMessage().startswith('"GET /race/abc/stream/" 204 ')
+    assert (line.request_id, line.status_code, line.levelname) == ("edge-77", 204, "INFO")
+    assert [message["type"] for message in sent] == ["http.response.start", "http.response.body"]  # passed on
