@@ -11,10 +11,11 @@ from axes.handlers.database import AxesDatabaseHandler
 from axes.helpers import get_failure_limit
 from axes.models import AccessAttempt
 from django.conf import settings
+from django.core.cache import cache
 from django.db.models import Sum
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
-from django_ratelimit.core import get_usage
+from django.utils import timezone
 
 
 def address_failures(request: HttpRequest) -> int:
@@ -57,54 +58,70 @@ def lockout_response(request: HttpRequest, original_response=None, credentials=N
 
 # Sign-ups and password reset and confirmation mails are counted in Django's default cache,
 # which every app server shares (the database's, or Redis: settings.CACHES), so each limit
-# (ADDICTION_SIGNUPS_PER_HOUR, ADDICTION_PASSWORD_RESETS_PER_HOUR) is one for the whole site.
-# django-ratelimit counts them as it counts the other limits (addiction_site/limits.py): one
-# atomic increment a request (the cache's add and incr), in windows of an hour, so two servers
-# counting at once lose no count (tests/accounts/test_throttle_counts.py; they once read a list
-# and wrote it back, and the later write dropped the other's).
+# (ADDICTION_SIGNUPS_PER_HOUR, ADDICTION_PASSWORD_RESETS_PER_HOUR) is one for the whole site,
+# over the last hour, to the minute: one counter a minute, each added to by the cache's
+# increment (atomic in Redis, as django-ratelimit counts the other limits), and the last 60
+# read at once.  Two servers counting at once lose no count (tests/cluster/
+# test_throttle_counts.py; the counts were once a list read and written back, and the later
+# write dropped what the other server had just counted).
+
+MINUTES = 60  # the window: the last hour, minute by minute
 
 
-def _address_key(group: str, request: HttpRequest) -> str:
+def _address_key(request: HttpRequest) -> str:
     # The address as the login lock sees it (behind our proxies, the player's own), hashed.
     address = settings.AXES_CLIENT_IP_CALLABLE(request) or ""
     return sha256(address.encode()).hexdigest()
 
 
-def _usage(kind: str, request: HttpRequest, per_hour: int, *, count: bool) -> bool:
-    """Whether the request's address is under ``per_hour`` of ``kind`` this hour; with
-    ``count``, one more is counted first."""
-    if per_hour <= 0:
-        return False
-    usage = get_usage(request, group=f"accounts:{kind}", key=_address_key, rate=f"{per_hour}/h", increment=count)
-    return usage is None or usage["count"] < usage["limit"]
+def _minutes(kind: str, request: HttpRequest) -> list[str]:
+    """The keys of the last hour's counters of ``kind`` for the request's address, this minute's first."""
+    minute = int(timezone.now().timestamp()) // 60
+    base = f"accounts:{kind}:{_address_key(request)}"
+    return [f"{base}:{minute - back}" for back in range(MINUTES)]
+
+
+def recent(kind: str, request: HttpRequest) -> int:
+    """How many of ``kind`` the request's address has had in the last hour."""
+    return sum(cache.get_many(_minutes(kind, request)).values())
+
+
+def counted(kind: str, request: HttpRequest) -> None:
+    """Count one more of ``kind`` for the request's address, this minute."""
+    key, lasts = _minutes(kind, request)[0], (MINUTES + 1) * 60
+    cache.add(key, 0, lasts)
+    try:
+        cache.incr(key)
+    except ValueError:  # it expired between the two: this minute's first again
+        cache.add(key, 1, lasts)
 
 
 def signup_allowed(request: HttpRequest) -> bool:
-    """Whether the request's address has created fewer accounts than allowed this hour."""
-    return _usage("signups", request, settings.ADDICTION_SIGNUPS_PER_HOUR, count=False)
+    """Whether the request's address has created fewer accounts than allowed in the last hour."""
+    return recent("signups", request) < settings.ADDICTION_SIGNUPS_PER_HOUR
 
 
 def signup_counted(request: HttpRequest) -> None:
     """Count an account just created from the request's address."""
-    _usage("signups", request, settings.ADDICTION_SIGNUPS_PER_HOUR, count=True)
+    counted("signups", request)
 
 
 def password_reset_allowed(request: HttpRequest) -> bool:
-    """Whether the request's address has asked for fewer password reset mails than allowed this
-    hour: nobody can make the site flood a mailbox, whatever addresses they give."""
-    return _usage("resets", request, settings.ADDICTION_PASSWORD_RESETS_PER_HOUR, count=False)
+    """Whether the request's address has asked for fewer password reset mails than allowed in the
+    last hour: nobody can make the site flood a mailbox, whatever addresses they give."""
+    return recent("resets", request) < settings.ADDICTION_PASSWORD_RESETS_PER_HOUR
 
 
 def password_reset_counted(request: HttpRequest) -> None:
     """Count a password reset asked for from the request's address (mailed or not, alike)."""
-    _usage("resets", request, settings.ADDICTION_PASSWORD_RESETS_PER_HOUR, count=True)
+    counted("resets", request)
 
 
 def confirmation_mail_allowed(request: HttpRequest) -> bool:
     """Whether the request's address has had fewer address confirmation mails sent than allowed
-    this hour (as many as password reset mails)."""
-    return _usage("confirmations", request, settings.ADDICTION_PASSWORD_RESETS_PER_HOUR, count=False)
+    in the last hour (as many as password reset mails)."""
+    return recent("confirmations", request) < settings.ADDICTION_PASSWORD_RESETS_PER_HOUR
 
 
 def confirmation_mail_counted(request: HttpRequest) -> None:
-    _usage("confirmations", request, settings.ADDICTION_PASSWORD_RESETS_PER_HOUR, count=True)
+    counted("confirmations", request)

@@ -26,6 +26,8 @@ urlpatterns = [
     path("settings/", views.settings_page, name="settings"),
     path("settings/mark-movable/", views.mark_movable, name="mark_movable"),
     path("how-to-play/", views.rules, name="rules"),
+    path("sw.js", views.service_worker, name="service_worker"),
+    path("offline/", views.offline_page, name="offline"),
 ]
 
 # The load benchmark's baseline (benchmarks/load.py): routed only in the server that

@@ -12,6 +12,8 @@ other in those answers is written in docs/TABLE.md.
 
 from __future__ import annotations
 
+import hashlib
+import json
 from datetime import datetime
 
 from django.conf import settings
@@ -19,9 +21,12 @@ from django.contrib import messages
 from django.core.serializers.json import DjangoJSONEncoder
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import redirect, render
+from django.templatetags.static import static
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.cache import patch_cache_control, patch_vary_headers
 from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 from django_htmx.http import reswap, trigger_client_event
@@ -540,3 +545,39 @@ def mark_movable(request: SiteRequest) -> HttpResponse:
     response = HttpResponseRedirect(_back(request, "/"))
     remember(response, {"mark_movable": request.POST.get("on") == "1"})
     return response
+
+
+# --------------------------------------------------------------------------- the installed site
+
+# What the service worker keeps, so that an installed site opens at once (the page's files, by
+# their hashed names: a deploy's new names make a new cache) and says it is offline without a
+# connection.  The page's ES modules are every script in static/games/ (game.js imports them).
+INSTALLED_FILES = (
+    "games/site.css",
+    "games/manifest.json",
+    "games/icon.svg",
+    "games/icon-192.png",
+    "django_htmx/htmx-2.min.js",
+)
+
+
+@require_safe
+def service_worker(request: HttpRequest) -> HttpResponse:
+    """/sw.js, the service worker (games/templates/games/sw.js), at the site's root so that it
+    serves every page: the static files from its cache, a page from the network, and the offline
+    page when there is none.  Never a game: the server stays the authority (docs/RULES.md,
+    "The installed site")."""
+    modules = sorted(path.name for path in (settings.BASE_DIR / "static" / "games").glob("*.js"))
+    files = [static(name) for name in (*INSTALLED_FILES, *(f"games/{module}" for module in modules))]
+    offline = reverse("games:offline")
+    version = hashlib.blake2s(repr((files, get_language())).encode(), digest_size=6).hexdigest()
+    context = {"files": json.dumps(files), "offline": json.dumps(offline), "version": version}
+    response = render(request, "games/sw.js", context, content_type="text/javascript")
+    response["Cache-Control"] = "no-cache"  # a new deploy's worker is fetched at the next visit
+    return response
+
+
+@require_safe
+def offline_page(request: HttpRequest) -> HttpResponse:
+    """What the installed site shows a page it cannot reach: the game is safe on the server."""
+    return render(request, "games/offline.html")

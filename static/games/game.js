@@ -17,3 +17,4 @@ import "./drag.js";       // drag and drop
 import "./demo.js";       // "Show me"
 import "./motion.js";     // cards slide
 import "./sound.js";      // sounds
+import "./install.js";    // the service worker: the installed site's files and offline page

@@ -36,13 +36,9 @@ print("counted")
 READ = """
 import django; django.setup()
 from django.test import RequestFactory
-from django.conf import settings
-from django_ratelimit.core import get_usage
 from accounts import throttle
 request = RequestFactory().post("/accounts/signup/", REMOTE_ADDR="203.0.113.9")
-rate = f"{settings.ADDICTION_SIGNUPS_PER_HOUR}/h"
-usage = get_usage(request, group="accounts:signups", key=throttle._address_key, rate=rate, increment=False)
-print(usage["count"], throttle.signup_allowed(request))
+print(throttle.recent("signups", request), throttle.signup_allowed(request))
 """
 
 

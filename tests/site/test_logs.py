@@ -191,6 +191,7 @@ def test_a_404_is_an_info_line_kept_only_at_info(tmp_path):
 def test_daphne_s_requests_are_access_lines_of_the_site_with_nginx_s_id(caplog):
     """Issue 46: daphne, which serves the races' streams, wrote no access line at all."""
     import asyncio
+    import threading
 
     from addiction_site.logs import AsgiAccessLog
 
@@ -208,7 +209,10 @@ def test_daphne_s_requests_are_access_lines_of_the_site_with_nginx_s_id(caplog):
 
     scope = {"type": "http", "method": "GET", "path": "/race/abc/stream/", "headers": [(b"x-request-id", b"edge-77")]}
     with caplog.at_level(logging.INFO, logger="addiction.access"):
-        asyncio.run(AsgiAccessLog(app)(scope, receive, send))
+        # In a thread of its own: Playwright's loop may run in this one (a browser test before it).
+        served = threading.Thread(target=lambda: asyncio.run(AsgiAccessLog(app)(scope, receive, send)))
+        served.start()
+        served.join()
     (line,) = [record for record in caplog.records if record.name == "addiction.access"]
     assert line.getMessage().startswith('"GET /race/abc/stream/" 204 ')
     assert (line.request_id, line.status_code, line.levelname) == ("edge-77", 204, "INFO")
