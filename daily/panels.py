@@ -1,12 +1,21 @@
 """The daily deal's parts of the game's pages (games/registry.py): today's daily on the home
-page, and the note under a daily game's table."""
+page, the note under a daily game's table, and a finished daily's result to share."""
 
 from __future__ import annotations
+
+from datetime import date
+
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from daily import deals
 from daily.selectors import games_of_day
 from games import registry
 from games.models import Game
+from games.presenters.words import duration
+
+IN_PLACE, NOT_IN_PLACE = "\U0001f7e9", "\u2b1c"  # a green square, a white one
 
 
 def today_on_home(request, _subject) -> dict:
@@ -25,11 +34,36 @@ def note_of_game(_request, game: Game) -> dict | None:
     return {"game": game} if game.daily else None
 
 
+def share_text(game: Game, day: date, link: str) -> str:
+    """A finished daily's result as people share a daily game's (docs/RULES.md, "The daily
+    deal"): the day, won or lost, the time, moves and shuffles used, then a row of squares for
+    each of the table's rows, a green one for each card in place from its start, and the link.
+    Nothing of the deal itself (no card, no move), so it gives nothing away before the reveal."""
+    kind = _("Addiction daily") if game.origin == Game.Origin.DAILY else _("Addiction daily, practice")
+    result = _("won") if game.status == "won" else _("lost")
+    moves = ngettext("%(moves)s move", "%(moves)s moves", game.moves) % {"moves": game.moves}
+    shuffles = ngettext("%(count)s shuffle", "%(count)s shuffles", game.shuffles_used) % {"count": game.shuffles_used}
+    position = game.state().position
+    locked, cols = position.locked(), game.cols - 1
+    rows = ["".join(IN_PLACE if (row, col) in locked else NOT_IN_PLACE for col in range(cols)) for row in range(4)]
+    head = f"{kind} {day.isoformat()}: {result}, {duration(game.elapsed_ms)}, {moves}, {shuffles}"
+    return "\n".join([head, *rows, link])
+
+
+def share_of_game(request, game: Game) -> dict | None:
+    """A finished daily game's result to share (a text to copy, and a Share button with scripts)."""
+    if not game.daily or not game.is_over:
+        return None
+    link = request.build_absolute_uri(reverse("daily:daily_day", args=[game.daily]))
+    return {"text": share_text(game, game.daily, link)}
+
+
 def link_in_lobby(_request, _subject) -> dict:
     return {}
 
 
 def register() -> None:
     registry.add_panel("lobby", "daily/_lobby.html", link_in_lobby)
+    registry.add_panel("over", "daily/_share.html", share_of_game)
     registry.add_panel("home", "daily/_today.html", today_on_home)
     registry.add_panel("game_footer", "daily/_game_note.html", note_of_game)

@@ -23,6 +23,7 @@ PLACES = {
     "game_aside": "beside a game's table, and on its countdown (its race's standings)",
     "game_footer": "under a game's table (the daily's note, the deal's board)",
     "won": "inside a won game's result (the records it set)",
+    "over": "inside a finished game's result, won or lost, redrawn with it (the daily's result to share)",
     "after_game": "a finished game's links; drawn from its presenters.table.Actions alone, which keys their cache",
     "my_games": "atop the My games page (signing up keeps a guest's games)",
     "deal": "a deal's page, whose subject is {'deal_number', 'variant'} (the deal's board)",

@@ -18,3 +18,4 @@ import "./demo.js";       // "Show me"
 import "./motion.js";     // cards slide
 import "./sound.js";      // sounds
 import "./install.js";    // the service worker: the installed site's files and offline page
+import "./share.js";      // a finished daily's result to share
