@@ -208,6 +208,10 @@ def test_undo_is_drawn_at_once_and_the_answer_changes_nothing(live_server, page:
     page.evaluate("() => document.querySelector('#grid .slot.movable').click()")
     expect(page.locator("#grid")).to_have_attribute("data-version", "1", timeout=10_000)
     expect(page.locator("#undo-button")).to_be_enabled()
+    # The move's request wholly done (its queue emptied after the swap): an undo clicked while it
+    # is still out waits its turn, and is drawn then (failed once under CI's load).
+    page.wait_for_load_state("networkidle")
+    page.wait_for_function("() => !document.querySelector('.htmx-request')")
     page.locator("#undo-button").focus()
     looked = page.evaluate(
         """() => { const t0 = performance.now();
