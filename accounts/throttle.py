@@ -94,6 +94,9 @@ def counted(kind: str, request: HttpRequest) -> None:
         cache.incr(key)
     except ValueError:  # it expired between the two: this minute's first again
         cache.add(key, 1, lasts)
+    # The database cache's incr writes the value back with the default timeout (5 minutes), which
+    # would end the counter long before its hour: its lifetime is set again (Redis keeps it).
+    cache.touch(key, lasts)
 
 
 def signup_allowed(request: HttpRequest) -> bool:

@@ -39,14 +39,25 @@ def share_text(game: Game, day: date, link: str) -> str:
     deal"): the day, won or lost, the time, moves and shuffles used, then a row of squares for
     each of the table's rows, a green one for each card in place from its start, and the link.
     Nothing of the deal itself (no card, no move), so it gives nothing away before the reveal."""
-    kind = _("Addiction daily") if game.origin == Game.Origin.DAILY else _("Addiction daily, practice")
-    result = _("won") if game.status == "won" else _("lost")
-    moves = ngettext("%(moves)s move", "%(moves)s moves", game.moves) % {"moves": game.moves}
-    shuffles = ngettext("%(count)s shuffle", "%(count)s shuffles", game.shuffles_used) % {"count": game.shuffles_used}
+    figures = {
+        "day": day.isoformat(),
+        "time": duration(game.elapsed_ms),
+        "moves": ngettext("%(count)s move", "%(count)s moves", game.moves) % {"count": game.moves},
+        "shuffles": ngettext("%(count)s shuffle", "%(count)s shuffles", game.shuffles_used)
+        % {"count": game.shuffles_used},
+    }
+    # Translators: the first line of a shared daily result; the names stand for "2026-12-06",
+    # "3:12.4", "87 moves" and "2 shuffles".
+    heads = {
+        (True, True): _("Addiction daily %(day)s: won in %(time)s, %(moves)s, %(shuffles)s"),
+        (True, False): _("Addiction daily %(day)s: lost after %(time)s, %(moves)s, %(shuffles)s"),
+        (False, True): _("Addiction daily %(day)s, practice: won in %(time)s, %(moves)s, %(shuffles)s"),
+        (False, False): _("Addiction daily %(day)s, practice: lost after %(time)s, %(moves)s, %(shuffles)s"),
+    }
+    head = heads[game.origin == Game.Origin.DAILY, game.status == "won"] % figures
     position = game.state().position
     locked, cols = position.locked(), game.cols - 1
     rows = ["".join(IN_PLACE if (row, col) in locked else NOT_IN_PLACE for col in range(cols)) for row in range(4)]
-    head = f"{kind} {day.isoformat()}: {result}, {duration(game.elapsed_ms)}, {moves}, {shuffles}"
     return "\n".join([head, *rows, link])
 
 

@@ -122,10 +122,10 @@ def _home(
         context.update(table_context(request, resume, break_words(resume, now)), idle_cap=idle_cap_words())
     else:
         kept = drawn_deal(request, variant)
-        shown = kept or draw(now)
+        shown = kept or draw()
         fresh = None if kept else shown
         first_visit = request.owner.user_id is None and not request.owner.guest_token
-        context.update(drawn_context(request, variant, shown.number, first_visit=first_visit))
+        context.update(drawn_context(request, variant, shown, first_visit=first_visit))
     response = render(request, "games/home.html", context, status=status)
     if fresh is not None:  # drawn now: every page shows this deal until its game starts
         keep_drawn(response, request, variant, fresh)
@@ -155,8 +155,6 @@ def game_new(request: SiteRequest) -> HttpResponse:
     if wait := wait_seconds(request, "start"):  # each start stores a game, and perhaps a guest
         return too_many(request, wait)
     variant = form.cleaned_data["variant"]
-    if form.cleaned_data["deal_number"] is None:
-        return _start_drawn(request, form, variant)
     try:
         game = game_start(owner=become_guest(request), deal_number=form.cleaned_data["deal_number"], variant=variant)
     except TooManyGames as refusal:
@@ -166,31 +164,25 @@ def game_new(request: SiteRequest) -> HttpResponse:
 
 @require_POST
 def drawn_start(request: SiteRequest) -> HttpResponse:
-    """A click on the home page's table: the game of the deal drawn for this browser starts, and
-    the click is played in it as on any table (refused, the game page says why)."""
+    """A click on the home page's table: the game of the deal drawn for this browser starts (a
+    deal shown before its start: its own deal's board only, docs/RULES.md, "The home page"),
+    and the click is played in it as on any table (refused, the game page says why).  Without
+    the deal in its cookie (cleared since), nothing starts: the home page shows a new one."""
     form = DrawnStartForm(request.POST)
     if not form.is_valid():
         return _home(request, NewGameForm(), Game.Variant.named(request.POST.get("variant")), status=400)
+    variant, slot = form.cleaned_data["variant"], form.cleaned_data["slot"]
+    number = drawn_deal(request, variant)
+    if number is None:
+        messages.warning(request, _("That deal is no longer kept in this browser: here is a new one."))
+        return redirect(f"{reverse('games:home')}?variant={variant}")
     if wait := wait_seconds(request, "start"):
         return too_many(request, wait)
-    return _start_drawn(request, NewGameForm(), form.cleaned_data["variant"], form.cleaned_data["slot"])
-
-
-def _start_drawn(
-    request: SiteRequest, form: NewGameForm, variant: str, slot: engine.Slot | None = None
-) -> HttpResponse:
-    """A random deal of ``variant`` starts (docs/RULES.md, "Deal"): the deal drawn for this
-    browser, its clock running from when the home page first showed it (games/drawn.py), or,
-    with none kept, a deal drawn now."""
-    now = timezone.now()
-    drawn = drawn_deal(request, variant) or draw(now)
     owner = become_guest(request)
     try:
-        game = game_start(
-            owner=owner, deal_number=drawn.number, origin=Game.Origin.RANDOM, variant=variant, now=min(drawn.shown, now)
-        )
+        game = game_start(owner=owner, deal_number=number, origin=Game.Origin.CHOSEN, variant=variant)
     except TooManyGames as refusal:
-        return _home(request, form, variant, status=TOO_MANY_GAMES_STATUS, too_many=refusal.limit)
+        return _home(request, NewGameForm(), variant, status=TOO_MANY_GAMES_STATUS, too_many=refusal.limit)
     if slot is not None:
         try:
             game_act(owner=owner, game_id=game.pk, version=0, kind=engine.ActionKind.MOVE, slot=slot)

@@ -37,6 +37,13 @@ export function keyDown(event, key, act) {
   const name = named(key);
   if (!name || (event.shiftKey && (key === "s" || key === "h"))) return null;
   if (event.repeat) return true;
+  // Another finder key while S or H waits: that one was held to find, not tapped.
+  for (const [waitingKey, tapped] of waiting) {
+    if (waitingKey === key) continue;
+    clearTimeout(tapped.timer);
+    waiting.delete(waitingKey);
+    held.set(waitingKey, named(waitingKey));
+  }
   if ((key === "s" || key === "h") && !held.size) {
     // Tapped, it does what it always did; held past HOLD_MS, it finds.
     const timer = setTimeout(() => { waiting.delete(key); held.set(key, name); light(); }, HOLD_MS);

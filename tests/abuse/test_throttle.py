@@ -262,3 +262,31 @@ def test_only_accounts_created_count(client):
         )
         assert response.status_code == 400
     assert sign_up(Client(), "counted").status_code == 302
+
+
+def test_a_count_lasts_the_hour_in_the_database_cache():
+    """Issue 46's review: the database cache's incr wrote the counter back with Django's default
+    5-minute timeout, so a sign-up counted for 5 minutes, not an hour."""
+    from datetime import UTC, datetime
+
+    from django.core.cache import caches
+    from django.db import connection
+    from django.test import RequestFactory, override_settings
+
+    from accounts import throttle
+
+    database_cache = {"BACKEND": "django.core.cache.backends.db.DatabaseCache", "LOCATION": "addiction_cache"}
+    with override_settings(CACHES={"default": database_cache}):
+        request = RequestFactory().post("/accounts/signup/", REMOTE_ADDR=HOME)
+        for _ in range(3):
+            throttle.signup_counted(request)
+        assert throttle.recent("signups", request) == 3
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT expires FROM addiction_cache WHERE cache_key LIKE %s", ["%accounts:signups:%"])
+            (expires,) = cursor.fetchone()
+        if isinstance(expires, str):
+            expires = datetime.fromisoformat(expires)
+        if timezone.is_naive(expires):
+            expires = timezone.make_aware(expires, UTC)
+        assert expires - timezone.now() > timedelta(minutes=55), expires
+        caches["default"].clear()

@@ -90,3 +90,19 @@ def test_a_long_press_on_a_card_lights_its_suit_and_does_not_move_it(live_server
         assert Game.objects.get().version == 0  # the card did not move
     finally:
         context.close()
+
+
+def test_s_then_a_rank_key_at_once_finds_the_card_and_says_nothing_else(live_server, page: Page):
+    """S held with a rank key is the suit of spades, even when S went down first (the review's case)."""
+    open_deal(live_server, page, deal=5)
+    page.wait_for_function("() => window.htmx && window.AddictionRule")
+    said = page.locator("#announcer").text_content()
+    page.keyboard.down("s")
+    page.keyboard.down("7")  # within S's quarter second
+    assert page.evaluate(LIT) == ["7S"]
+    page.keyboard.up("s")
+    page.keyboard.up("7")
+    page.wait_for_timeout(300)
+    assert page.evaluate(LIT) == [] and "Moves" not in (page.locator("#announcer").text_content() or "").replace(
+        said or "", ""
+    )

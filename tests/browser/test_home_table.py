@@ -24,7 +24,7 @@ def test_a_new_visitor_lands_on_a_table_and_its_first_click_starts_the_game(live
     expect(page).to_have_url(GAME_URL)
     expect(page.locator(f'#grid [data-slot="{target}"]')).to_have_attribute("data-card", card)
     game = Game.objects.get()
-    assert (game.version, game.origin) == (1, Game.Origin.RANDOM)
+    assert (game.version, game.origin) == (1, Game.Origin.CHOSEN)  # seen before its start
     # The home page now resumes it, and plays there: a move drawn, confirmed by the server.
     page.goto(f"{live_server.url}/")
     expect(page.locator("#grid")).to_have_attribute("action", re.compile(rf"/game/{game.pk}/move/$"))

@@ -21,7 +21,7 @@ def test_the_share_button_copies_the_daily_result(live_server, browser: Browser)
         button = page.locator("#share-button")
         expect(button).to_be_visible()  # shown by the script, on the answer that ended the game
         text = page.locator("#share-text").input_value()
-        assert text.startswith("Addiction daily ") and ": lost, " in text
+        assert text.startswith("Addiction daily ") and ": lost after " in text
         page.evaluate("() => { navigator.share = undefined; }")  # as a desktop without a sharing sheet
         button.click()
         expect(page.locator("#share-said")).to_have_text("Copied: paste it anywhere.")

@@ -225,6 +225,7 @@ def test_compose_services_start_in_order_and_serve_the_site_through_nginx(tmp_pa
         "SITE_HOST": "127.0.0.1",
         "DJANGO_SECRET_KEY": secrets.token_urlsafe(60),
         "POSTGRES_PASSWORD": secrets.token_urlsafe(16),
+        "METRICS_FROM": "127.0.0.1",  # here the scrapes come from this machine itself, not a Docker gateway
     }
     suffix = secrets.token_hex(4)
     db_env = {key: interpolate(str(value), env_file) for key, value in services["db"]["environment"].items()}

@@ -34,7 +34,7 @@ def test_a_won_daily_shares_its_day_result_figures_and_a_full_table_of_squares()
     text = shared(logged_in(ada).get(f"/game/{game.pk}/"))
     head, *rows, link = text.splitlines()
     assert head == (
-        f"Addiction daily {today.isoformat()}: won, {duration(game.elapsed_ms)}, {game.moves} moves, "
+        f"Addiction daily {today.isoformat()}: won in {duration(game.elapsed_ms)}, {game.moves} moves, "
         f"{game.shuffles_used} shuffles"
     )
     assert rows == ["\U0001f7e9" * 12] * 4  # every card in place
@@ -47,7 +47,7 @@ def test_a_lost_daily_shares_its_runs_and_says_lost_and_its_answer_brings_it(cli
     answer = act(client, game, "resign")  # htmx: the whole table with its result
     text = shared(answer)
     head, *rows, _link = text.splitlines()
-    assert head.startswith(f"Addiction daily {deals.today().isoformat()}: lost, ") and "0 moves" in head
+    assert head.startswith(f"Addiction daily {deals.today().isoformat()}: lost after ") and "0 moves" in head
     position = Game.objects.get(pk=game.pk).state().position
     in_place = [sum(1 for r, _c in position.locked() if r == row) for row in range(4)]
     assert [row.count("\U0001f7e9") for row in rows] == in_place and all(len(row) == 12 for row in rows)

@@ -7,8 +7,10 @@ const OFFLINE = {{ offline }};
 const FILES = [...{{ files }}, OFFLINE];
 const HASHED = /\.[0-9a-f]{12}\.[a-z0-9]+$/;  // collectstatic's names never change: safe to keep
 
+// Fetched without the visitor's cookies: nothing of theirs is kept (the offline page names nobody).
 self.addEventListener("install", (event) => {
-  event.waitUntil(caches.open(CACHE).then((cache) => cache.addAll(FILES)).then(() => self.skipWaiting()));
+  const requests = FILES.map((file) => new Request(file, { credentials: "omit" }));
+  event.waitUntil(caches.open(CACHE).then((cache) => cache.addAll(requests)).then(() => self.skipWaiting()));
 });
 self.addEventListener("activate", (event) => {
   event.waitUntil(
@@ -22,7 +24,7 @@ self.addEventListener("fetch", (event) => {
   if (request.method !== "GET" || new URL(request.url).origin !== self.location.origin) return;
   const path = new URL(request.url).pathname;
   if (path.startsWith("/static/") && HASHED.test(path)) {
-    event.respondWith(caches.match(request).then((kept) => kept || fetch(request)));
+    event.respondWith(caches.match(request.url).then((kept) => kept || fetch(request)));
   } else if (request.mode === "navigate") {
     event.respondWith(fetch(request).catch(() => caches.match(OFFLINE)));
   }
