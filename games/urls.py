@@ -21,6 +21,7 @@ urlpatterns = [
     path("game/<id:pk>/verify/", views.game_verify_page, name="verify"),
     path("game/<id:pk>/replay/", views.game_replay_page, name="replay_start"),
     path("game/<id:pk>/replay/<id:step>/", views.game_replay_page, name="replay"),
+    path("game/<id:pk>/replay/<id:step>/picture.png", views.game_picture, name="picture"),
     path("game/<id:pk>/verdict/", views.game_verdict_page, name="verdict"),
     path("my-games/", views.my_games_page, name="my_games"),
     path("settings/", views.settings_page, name="settings"),

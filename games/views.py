@@ -18,6 +18,7 @@ from datetime import datetime
 
 from django.conf import settings
 from django.contrib import messages
+from django.core.cache import cache
 from django.core.serializers.json import DjangoJSONEncoder
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import redirect, render
@@ -82,6 +83,7 @@ from games.services import (
     hint_for,
     leaves_a_record,
 )
+from games.snapshot import table_png
 from games.tasks import analysis_ask
 
 
@@ -454,6 +456,36 @@ def game_replay_page(request: SiteRequest, pk: int, step: int = 0) -> HttpRespon
     if request.user.is_staff and not request.htmx:  # the moderators' evidence (docs/RULES.md, "Human pace")
         context["pace_chart"] = pace_chart(game_pace(game))
     return render(request, template, context)
+
+
+SNAPSHOT_SECONDS = 24 * 60 * 60  # a step's picture never changes: kept a day in the shared cache
+
+
+@require_safe
+def game_picture(request: SiteRequest, pk: int, step: int) -> HttpResponse:
+    """A finished game's table at a step of its replay, as a PNG (games/snapshot.py): the picture
+    the previews of a shared replay show (Open Graph, Twitter cards; replay.html).  Seen by whoever
+    may see the replay, drawn once and kept: a preview is fetched by every service a link is
+    shared on."""
+    game, own = _finished_game(request, pk)
+    if not (own or game.seed_shown):
+        raise Http404(_("No such game here."))
+    key = f"snapshot:{game.pk}:{step}"
+    picture = cache.get(key)
+    if picture is None:
+        kept = kept_replay(game, compute=False)
+        if kept is None and (wait := wait_seconds(request, "replay")):
+            return too_many(request, wait)
+        shown = replay_step(game, step, kept).shown
+        if shown is None:
+            raise Http404(_("This game has no such step."))
+        position = shown.state.position
+        picture = table_png(position.rows(), position.locked())
+        cache.set(key, picture, SNAPSHOT_SECONDS)
+    response = HttpResponse(picture, content_type="image/png")
+    # Shared caches may keep it only when a stranger could see it too (its owner's own request says nothing of that).
+    patch_cache_control(response, max_age=SNAPSHOT_SECONDS, **({"private": True} if own else {"public": True}))
+    return response
 
 
 @require_safe
