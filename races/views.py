@@ -83,6 +83,7 @@ def _race_page(request: SiteRequest, race: Race, *, form=None, refused: str = ""
         "races/race.html",
         {
             **context,
+            "preview": _preview(race, now),
             "countdown": countdown,
             "deal_shown": race.deal_shown_to(entry),
             "form": form or (JoinForm() if entry is None else None),
@@ -90,6 +91,19 @@ def _race_page(request: SiteRequest, race: Race, *, form=None, refused: str = ""
         },
         status=status,
     )
+
+
+FINISHED = ("won", "lost", "gave-up")
+
+
+def _preview(race: Race, now) -> dict | None:
+    """What a closed race's shared link previews (Open Graph, Twitter cards: race.html): the
+    winner's table at the end of their game, as games/snapshot.py draws it, and their figures.
+    None before the close, when no table is shown to anyone but its player."""
+    if race.state != Race.State.CLOSED:
+        return None
+    first = next((row for row in standings(race, now) if row.game_id and row.state in FINISHED), None)
+    return {"standing": first} if first else None
 
 
 @require_safe

@@ -3,6 +3,7 @@ the same luck for every player; standings of figures only; closing, the seed and
 
 from __future__ import annotations
 
+import re
 from datetime import timedelta
 from io import StringIO
 
@@ -116,6 +117,18 @@ def test_when_everyone_has_finished_the_race_closes_and_shows_its_seed_and_repla
     assert all(game.seed_shown for game in Game.objects.filter(race_entry__race=race))
     links = [link["href"] for link in parse_html(page).find_all("a") if "/replay/" in link["href"]]
     assert len(links) == 2 and Client().get(links[0]).status_code == 200  # anyone may replay them now
+    # Its shared link previews the first player's final table (issue 47), which anyone may fetch.
+    meta = {tag["property"]: tag["content"] for tag in parse_html(page).find_all("meta", property=True)}
+    first = Game.objects.get(pk=int(re.search(r"/game/(\d+)/replay/", meta["og:image"]).group(1)))
+    assert meta["og:image"].endswith(f"/game/{first.pk}/replay/{first.version}/picture.png")
+    assert meta["og:description"].endswith("came first; nobody won.")
+    assert Client().get(meta["og:image"].removeprefix("http://testserver")).status_code == 200
+
+
+def test_a_race_not_closed_previews_no_table():
+    host, guest, race = a_live_race_of_two()
+    page = parse_html(Client().get(f"/race/{race.code}/"))
+    assert not [tag for tag in page.find_all("meta", property=True) if tag["property"] == "og:image"]
 
 
 def test_nobody_joins_a_started_race_a_full_one_or_under_a_name_taken():
