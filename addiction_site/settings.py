@@ -127,6 +127,7 @@ INSTALLED_APPS = [
     "daily",
     "accounts",
     "races",
+    "puzzles",
 ]
 
 MIDDLEWARE = [
