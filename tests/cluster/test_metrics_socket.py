@@ -32,6 +32,17 @@ class UnixConnection(http.client.HTTPConnection):
         self.sock.connect(self.path)
 
 
+def listening(path: str) -> bool:
+    probe = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    try:
+        probe.connect(path)
+    except OSError:
+        return False
+    finally:
+        probe.close()
+    return True
+
+
 def scrape(path: str, url: str = "/metrics", **headers: str) -> tuple[int, bytes]:
     connection = UnixConnection(path)
     connection.request("GET", url, headers={"Host": "localhost", "X-Forwarded-Proto": "https", **headers})
@@ -70,7 +81,7 @@ def test_the_operators_scrape_over_the_unix_socket_is_answered_and_nobody_elses(
     )
     try:
         deadline = time.monotonic() + 60
-        while not sock.exists():
+        while not listening(str(sock)):  # the socket's file appears at bind(), before listen()
             assert server.poll() is None and time.monotonic() < deadline, (tmp_path / "gunicorn.log").read_text()
             time.sleep(0.1)
         status, figures = scrape(str(sock))  # Prometheus on this machine, on the socket itself
