@@ -420,6 +420,7 @@ _DEFAULT_RATES = {
     "hint": ("240/m", "60/m"),
     "verdict": ("60/m", "10/m"),
     "replay": ("120/m", "20/m"),
+    "puzzle": ("600/m", "120/m"),  # a puzzle's moves and starts: each move is a bounded search
 }
 ADDICTION_RATES = {
     kind: (

@@ -27,5 +27,6 @@ urlpatterns = [
     path("", include("daily.urls")),
     path("", include("accounts.urls")),
     path("", include("races.urls")),
+    path("puzzles/", include("puzzles.urls")),
     *auth_urlpatterns,
 ]

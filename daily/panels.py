@@ -75,6 +75,6 @@ def link_in_lobby(_request, _subject) -> dict:
 
 def register() -> None:
     registry.add_panel("lobby", "daily/_lobby.html", link_in_lobby)
-    registry.add_panel("over", "daily/_share.html", share_of_game)
+    registry.add_panel("over", "games/_share.html", share_of_game)
     registry.add_panel("home", "daily/_today.html", today_on_home)
     registry.add_panel("game_footer", "daily/_game_note.html", note_of_game)

@@ -1,16 +1,56 @@
-"""Storing puzzles (puzzles/models.py) that puzzles/build.py finds: idempotent, one row a
-position of a variant, so a run repeated or run on deals already searched stores nothing twice."""
+"""What changes puzzles (docs/RULES.md, "Puzzles"): keeping the ones found, starting and playing
+an attempt, the ratings an attempt moves, the day's puzzle, and a guest's history kept on
+signing up.
+
+An attempt is played as a game is (games/services.py, game_act): read without a lock, written
+back with a compare-and-set on its version, so that of a double click or two tabs one move
+stands and the other is told the page is stale.  A move is the engine's; whether it kept the
+win is the solver's, within a bounded search (``PROOF_BUDGET``), and a move is called a slip
+only when the search proves no win is left (a search that runs out says nothing)."""
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterable
+from datetime import date, datetime, timedelta
 
+from django.conf import settings
+from django.db import IntegrityError, transaction
+from django.db.models import F, Q, QuerySet
+from django.utils import timezone
+
+from addiction_site.ownership import Owner
+from games import engine, solver
+from games.models import Claimed, Game
+from games.replay import kept_replay
+from games.selectors import game_analysis
+from puzzles import build, glicko
+from puzzles.build import KEEP_BUDGET, from_deal
 from puzzles.build import Puzzle as Found
-from puzzles.build import from_deal
-from puzzles.models import Puzzle
+from puzzles.models import Attempt, DailyPuzzle, Mined, Puzzle, Solver
+
+PROOF_BUDGET = KEEP_BUDGET  # positions the search may visit to prove a move lost the win
+NEAREST = 12  # the next puzzle is drawn from this many untried ones nearest the player's rating
 
 
-def puzzle_keep(found: Found) -> bool:
+class Refused(Exception):
+    """A move the rules refuse, or one on an attempt that is over: ``reason`` is the engine's."""
+
+    def __init__(self, reason: engine.Refusal, attempt: Attempt):
+        super().__init__(reason.value)
+        self.reason = reason
+        self.attempt = attempt
+
+
+class Stale(Exception):
+    """The page was drawn from another version of the attempt than the one stored."""
+
+    def __init__(self, attempt: Attempt):
+        super().__init__("stale page")
+        self.attempt = attempt
+
+
+def puzzle_keep(found: Found, *, from_game: bool = False) -> bool:
     """Keep one found puzzle; False when its position of its variant is kept already."""
     _puzzle, made = Puzzle.objects.get_or_create(
         variant=found.variant,
@@ -23,6 +63,7 @@ def puzzle_keep(found: Found) -> bool:
             "first_moves": found.first_moves,
             "keepers": found.keepers,
             "grade": found.difficulty,
+            "from_game": from_game,
         },
     )
     return made
@@ -37,3 +78,283 @@ def puzzles_build(deal_numbers: Iterable[int], variant: str) -> tuple[int, int]:
             found += 1
             kept += puzzle_keep(puzzle)
     return found, kept
+
+
+def solver_of(owner: Owner) -> Solver | None:
+    """``owner``'s puzzle rating, or None before their first rated attempt."""
+    if owner.user_id is not None:
+        return Solver.objects.filter(owner_id=owner.user_id).first()
+    if owner.guest_token:
+        return Solver.objects.filter(guest_token=owner.guest_token).first()
+    return None
+
+
+def rating_of(owner: Owner) -> glicko.Rating:
+    found = solver_of(owner)
+    return glicko.Rating() if found is None else glicko.Rating(found.rating, found.deviation, found.volatility)
+
+
+def attempt_in_progress(owner: Owner) -> Attempt | None:
+    """``owner``'s unfinished attempt at a puzzle that is not a day's, the latest, or None."""
+    return (
+        Attempt.objects.filter(owner.owns(), status=Attempt.Status.PLAYING, daily__isnull=True)
+        .order_by("-started_at", "-pk")
+        .first()
+    )
+
+
+def puzzle_next(owner: Owner, *, today: date | None = None) -> Puzzle | None:
+    """A puzzle ``owner`` has not tried, at their level: drawn from the ``NEAREST`` untried
+    puzzles whose ratings are nearest theirs (today's puzzle is the day's, not drawn); None when
+    they have tried them all."""
+    today = today or timezone.now().date()
+    rating = rating_of(owner).rating
+    untried = Puzzle.objects.exclude(pk__in=Attempt.objects.filter(owner.owns()).values("puzzle_id")).exclude(
+        days__day=today
+    )
+    above = list(untried.filter(rating__gte=rating).order_by("rating", "pk")[:NEAREST])
+    below = list(untried.filter(rating__lt=rating).order_by("-rating", "-pk")[:NEAREST])
+    nearest = sorted(above + below, key=lambda puzzle: abs(puzzle.rating - rating))[:NEAREST]
+    return random.choice(nearest) if nearest else None  # noqa: S311  (which puzzle comes next is no secret)
+
+
+def daily_puzzle(day: date) -> Puzzle | None:
+    """The puzzle of ``day``, the same for everyone: kept once chosen; chosen the first time it is
+    asked for, among the puzzles never a day's, by the day alone (so two servers choosing at once
+    choose the same).  None while there is no puzzle at all."""
+    kept = DailyPuzzle.objects.filter(day=day).select_related("puzzle").first()
+    if kept is not None:
+        return kept.puzzle
+    fresh = Puzzle.objects.filter(days__isnull=True).order_by("pk")
+    count = fresh.count()
+    if not count:
+        fresh, count = Puzzle.objects.order_by("pk"), Puzzle.objects.count()
+        if not count:
+            return None
+    chosen = fresh[random.Random(day.toordinal()).randrange(count)]  # noqa: S311  (public once chosen)
+    try:
+        with transaction.atomic():
+            DailyPuzzle.objects.create(day=day, puzzle=chosen)
+    except IntegrityError:  # another request chose it first: theirs stands
+        return DailyPuzzle.objects.select_related("puzzle").get(day=day).puzzle
+    return chosen
+
+
+def attempt_start(owner: Owner, puzzle: Puzzle, *, daily: date | None = None) -> Attempt:
+    """``owner``'s attempt at ``puzzle``: the one in progress, or a new one from its position.
+    A day's puzzle is played once a day: asked again, it is the attempt made (finished or not).
+    The first attempt at a puzzle is rated; another is played for itself."""
+    attempts = Attempt.objects.filter(owner.owns(), puzzle=puzzle)
+    again = attempts.filter(daily=daily) if daily else attempts.filter(status=Attempt.Status.PLAYING, daily=None)
+    current = again.order_by("-pk").first()
+    if current is not None:
+        return current
+    stamp = owner.stamp()
+    return Attempt.objects.create(
+        puzzle=puzzle,
+        owner_id=stamp["owner_id"],
+        guest_token=stamp["guest_token"],
+        position=puzzle.position,
+        rated=not attempts.exists(),
+        daily=daily,
+    )
+
+
+def attempt_state(attempt: Attempt) -> engine.GameState:
+    """The engine's view of an attempt: its position, with no shuffle left (a puzzle is won
+    without one), and its status."""
+    position = engine.Position.parse(attempt.position, attempt.puzzle.variant)
+    status = {Attempt.Status.PLAYING: engine.Status.PLAYING, Attempt.Status.SOLVED: engine.Status.WON}.get(
+        Attempt.Status(attempt.status), engine.Status.LOST
+    )
+    return engine.GameState(
+        position, seed=0, moves=attempt.moves, shuffles_used=position.variant.shuffles, status=status
+    )
+
+
+def kept_instead(puzzle: Puzzle, played: list[str], before: engine.Position) -> str:
+    """A move that keeps the win at ``before``, where ``played`` (the moves so far) left it: the
+    puzzle's own line's next move while the player followed it, else the first the search wins
+    from (one exists: the move before kept the win, or the puzzle's position has it)."""
+    line = puzzle.line.split()
+    if played == line[: len(played)] and len(played) < len(line):
+        return line[len(played)]
+    for move in before.legal_moves():
+        if solver.solve(before.play(move), PROOF_BUDGET).won:
+            return str(move)
+    return ""
+
+
+def attempt_move(
+    *, owner: Owner, attempt_id: int, version: int, slot: engine.Slot, to: engine.Slot | None = None
+) -> Attempt:
+    """Play one move of ``owner``'s attempt: the position won is a solve; a move after which the
+    search proves no win is left ends the attempt failed, with the move that kept it.  Raises
+    ``Attempt.DoesNotExist`` for an attempt not the owner's, :class:`Stale` and :class:`Refused`."""
+    attempts = Attempt.objects.filter(owner.owns(), pk=attempt_id)
+    attempt = attempts.select_related("puzzle").get()
+    if attempt.version != version:
+        raise Stale(attempt)
+    state = attempt_state(attempt)
+    try:
+        after, move = state.act(engine.ActionKind.MOVE, slot=slot, to=to)
+    except engine.IllegalAction as refusal:
+        raise Refused(refusal.reason, attempt) from refusal
+    played = attempt.played.split()
+    changed = {
+        "position": str(after.position),
+        "played": " ".join([*played, str(move)]),
+        "moves": attempt.moves + 1,
+        "version": version + 1,
+    }
+    if after.status is engine.Status.WON:
+        changed["status"] = Attempt.Status.SOLVED
+    else:
+        proof = solver.solve(after.position, PROOF_BUDGET)
+        if proof.proved_lost:
+            changed.update(
+                status=Attempt.Status.FAILED,
+                slip=str(move),
+                kept=kept_instead(attempt.puzzle, played, state.position),
+                proof_nodes=proof.nodes,
+            )
+    now = timezone.now()
+    if changed.get("status"):
+        changed["finished_at"] = now
+    with transaction.atomic():
+        if not attempts.filter(version=version).update(**changed):
+            raise Stale(attempts.get())
+        for field, value in changed.items():
+            setattr(attempt, field, value)
+        if attempt.is_over:
+            _rate(owner, attempt)
+    return attempt
+
+
+def attempt_give_up(*, owner: Owner, attempt_id: int, version: int) -> Attempt:
+    """End ``owner``'s attempt unsolved, with the move that keeps the win from where it stands."""
+    attempts = Attempt.objects.filter(owner.owns(), pk=attempt_id)
+    attempt = attempts.select_related("puzzle").get()
+    if attempt.version != version:
+        raise Stale(attempt)
+    if attempt.is_over:
+        raise Refused(engine.Refusal.GAME_OVER, attempt)
+    state = attempt_state(attempt)
+    changed = {
+        "status": Attempt.Status.FAILED,
+        "kept": kept_instead(attempt.puzzle, attempt.played.split(), state.position),
+        "version": version + 1,
+        "finished_at": timezone.now(),
+    }
+    with transaction.atomic():
+        if not attempts.filter(version=version).update(**changed):
+            raise Stale(attempts.get())
+        for field, value in changed.items():
+            setattr(attempt, field, value)
+        _rate(owner, attempt)
+    return attempt
+
+
+def _rate(owner: Owner, attempt: Attempt) -> None:
+    """A rated attempt that ended moves the player's rating and the puzzle's, Glicko-2 with the
+    attempt as a rating period of one game each way (as lichess rates puzzles); the player's
+    counts go up either way.  Inside the attempt's transaction, the two rows locked."""
+    solved = attempt.status == Attempt.Status.SOLVED
+    stamp = owner.stamp()
+    if stamp["owner_id"] is not None:
+        player, _made = Solver.objects.get_or_create(owner_id=stamp["owner_id"])
+    else:
+        player, _made = Solver.objects.get_or_create(guest_token=stamp["guest_token"])
+    player = Solver.objects.select_for_update().get(pk=player.pk)
+    counts = {"solved": F("solved") + 1} if solved else {"failed": F("failed") + 1}
+    if not attempt.rated:
+        Solver.objects.filter(pk=player.pk).update(**counts)
+        return
+    puzzle = Puzzle.objects.select_for_update().get(pk=attempt.puzzle_id)
+    mine = glicko.Rating(player.rating, player.deviation, player.volatility)
+    theirs = glicko.Rating(puzzle.rating, puzzle.deviation, puzzle.volatility)
+    mine_after = glicko.rate(mine, [glicko.Result(theirs, 1.0 if solved else 0.0)])
+    theirs_after = glicko.rate(theirs, [glicko.Result(mine, 0.0 if solved else 1.0)])
+    Solver.objects.filter(pk=player.pk).update(**mine_after._asdict(), **counts)
+    Puzzle.objects.filter(pk=puzzle.pk).update(**theirs_after._asdict())
+    Attempt.objects.filter(pk=attempt.pk).update(rating_after=mine_after.rating)
+    attempt.rating_after = mine_after.rating
+
+
+def puzzles_claim(*, user, guest_token: str) -> int:
+    """A guest who signs up or logs in keeps their puzzle history: their attempts become the
+    account's, and their rating too when the account has none yet (an account's own rating is
+    kept otherwise).  Returns the attempts claimed."""
+    if not guest_token:
+        return 0
+    with transaction.atomic():
+        claimed = Attempt.objects.filter(guest_token=guest_token).update(owner=user, guest_token="")
+        if not Solver.objects.filter(owner=user).exists():
+            Solver.objects.filter(guest_token=guest_token).update(owner=user, guest_token="")
+        Solver.objects.filter(guest_token=guest_token).delete()
+    return claimed
+
+
+MINE_BATCH = 40  # finished games one task of the worker reads at most
+
+
+def minable_games(now: datetime | None = None) -> QuerySet[Game]:
+    """The finished games the supply may read, oldest first: analysed, their seed revealed (a
+    day's daily only once its day's seed is, never a race's still sealed), not deleted by their
+    player, and not read already."""
+    now = now or timezone.now()
+    grace = timedelta(seconds=settings.ADDICTION_DAILY_REVEAL_GRACE_SECONDS)
+    last_revealed = (now - grace).date() - timedelta(days=1)  # games.models.daily_revealed, for a column
+    return (
+        Game.objects.filter(
+            status__in=[engine.Status.WON.value, engine.Status.LOST.value],
+            analysis__state=Claimed.DONE,
+            sealed=False,
+            removed=False,
+        )
+        .filter(Q(daily__isnull=True) | Q(daily__lte=last_revealed))
+        .exclude(pk__in=Mined.objects.values("game_id"))
+        .order_by("finished_at", "pk")
+    )
+
+
+def puzzles_of_game(game: Game) -> list[Found]:
+    """The puzzles a finished game's analysis gives: the position before each slip (where a win
+    without another shuffle existed and the player's move lost it), when a choice matters there
+    and the search's line from it is a puzzle's length (puzzles/build.py)."""
+    analysis = game_analysis(game)
+    kept = kept_replay(game)
+    if analysis is None or kept is None or kept.error:
+        return []
+    found = []
+    for stretch in analysis.stretches:
+        slip = stretch.get("slip")
+        if not slip or stretch.get("verdict") != "won" or slip > kept.last:
+            continue
+        position = engine.Position.parse(kept.rows[slip - 1][1], game.variant)
+        keeping, choices = build.keepers(position)
+        if not 0 < keeping < choices:
+            continue
+        line = solver.solve(position, solver.DEFAULT_BUDGET * 10)
+        if line.won and build.MIN_LINE <= len(line.line) <= build.MAX_LINE:
+            moves = tuple(str(move) for move in line.line)
+            found.append(
+                Found(game.variant, game.deal_number, slip - 1, str(position), moves, line.nodes, choices, keeping)
+            )
+    return found
+
+
+def puzzles_mine(*, limit: int = MINE_BATCH, now: datetime | None = None) -> tuple[int, int]:
+    """Read up to ``limit`` finished games (:func:`minable_games`) for puzzles, keep those found,
+    and mark each game read, so that no game is read twice: (games read, puzzles newly kept)."""
+    read = kept = 0
+    for game in minable_games(now)[:limit]:
+        if not game.seed_shown:  # the rule itself, row by row (the query says it for a column)
+            continue
+        found = puzzles_of_game(game)
+        with transaction.atomic():
+            _mined, made = Mined.objects.get_or_create(game=game, defaults={"found": len(found)})
+            if made:  # another worker read it meanwhile: what it kept stands
+                kept += sum(puzzle_keep(puzzle, from_game=True) for puzzle in found)
+        read += 1
+    return read, kept

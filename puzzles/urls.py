@@ -1,0 +1,14 @@
+from django.urls import path
+
+from puzzles import views
+
+app_name = "puzzles"
+
+urlpatterns = [
+    path("", views.lobby, name="lobby"),
+    path("next/", views.next_puzzle, name="next"),
+    path("daily/", views.daily_puzzle, name="daily"),
+    path("<int:pk>/", views.attempt_page, name="attempt"),
+    path("<int:pk>/move/", views.attempt_action, {"kind": "move"}, name="move"),
+    path("<int:pk>/give-up/", views.attempt_action, {"kind": "give_up"}, name="give_up"),
+]

@@ -1,0 +1,241 @@
+"""Playing a puzzle (docs/RULES.md, "Puzzles"): the next one at the player's level, its table
+played move by move as a game's, a solve, a slip that ends the attempt with the reason and the
+move that kept the win, the ratings each way, the day's puzzle, a guest's history kept on signing
+up, the result to share, and bad input answered cleanly."""
+
+from __future__ import annotations
+
+from datetime import date
+
+import pytest
+from django.contrib.auth.models import User
+from django.test import Client
+
+from games import engine, solver
+from puzzles import services
+from puzzles.build import from_deal
+from puzzles.models import Attempt, DailyPuzzle, Puzzle, Solver
+from tests.accounts.test_accounts import signup
+from tests.helpers import parse_html, text_of
+
+pytestmark = pytest.mark.django_db
+
+HTMX = {"HTTP_HX_REQUEST": "true"}
+
+
+@pytest.fixture(scope="module")
+def found():
+    """Deal 9's puzzle: a 19-move line from a position with two legal moves, one of them a slip."""
+    puzzle = from_deal(9)
+    assert puzzle is not None
+    return puzzle
+
+
+@pytest.fixture
+def puzzle(found) -> Puzzle:
+    services.puzzle_keep(found)
+    return Puzzle.objects.get()
+
+
+def start(client: Client) -> Attempt:
+    response = client.post("/puzzles/next/")
+    assert response.status_code == 302, response.status_code
+    return Attempt.objects.get(pk=int(response["Location"].strip("/").split("/")[-1]))
+
+
+def move(client: Client, attempt: Attempt, text: str, version: int | None = None, **extra):
+    played = engine.Move.parse(text, attempt.cols)
+    data = {
+        "version": attempt.version if version is None else version,
+        "slot": engine.slot_name(played.src),
+        "to": engine.slot_name(played.dst),
+    }
+    return client.post(f"/puzzles/{attempt.pk}/move/", data, **HTMX, **extra)
+
+
+def slip_of(puzzle: Puzzle) -> str:
+    position = engine.Position.parse(puzzle.position, puzzle.variant)
+    return next(str(m) for m in position.legal_moves() if solver.solve(position.play(m)).proved_lost)
+
+
+def test_a_puzzles_line_played_on_its_page_solves_it_and_moves_both_ratings(client, puzzle):
+    attempt = start(client)
+    assert attempt.puzzle == puzzle and attempt.rated and attempt.position == puzzle.position
+    page = client.get(f"/puzzles/{attempt.pk}/")
+    grid = parse_html(page).find(id="grid")
+    assert grid["action"] == f"/puzzles/{attempt.pk}/move/" and grid["data-status"] == "playing"
+    status = parse_html(page).find(id="status").text
+    assert "Shuffle" not in status and "Undo" not in status and "Hint" not in status  # none in a puzzle
+    for text in puzzle.line.split():
+        attempt.refresh_from_db()
+        response = move(client, attempt, text)
+        assert response.status_code == 200, text_of(response)
+    attempt.refresh_from_db()
+    assert attempt.status == Attempt.Status.SOLVED and attempt.moves == len(puzzle.line.split())
+    assert parse_html(response).find(id="grid")["data-status"] == "won"
+    assert "Solved, in 19 moves" in text_of(response)
+    player, puzzle_after = Solver.objects.get(), Puzzle.objects.get()
+    assert player.rating > 1500 and player.deviation < 350 and player.solved == 1
+    assert puzzle_after.rating < 1500 and attempt.rating_after == pytest.approx(player.rating)
+    share = parse_html(response).find(id="share-text").text
+    assert "solved in 19 moves" in share and "/puzzles/" in share
+    assert not any(card in share for card in puzzle.position.split() if len(card) == 2)  # no card of the table
+
+
+def test_a_move_that_loses_the_win_ends_the_attempt_with_why_and_the_move_that_kept_it(client, puzzle):
+    attempt = start(client)
+    response = move(client, attempt, slip_of(puzzle))
+    assert response.status_code == 200
+    attempt.refresh_from_db()
+    assert attempt.status == Attempt.Status.FAILED and attempt.slip == slip_of(puzzle)
+    assert attempt.kept == puzzle.line.split()[0] and attempt.proof_nodes > 0
+    words = text_of(response)
+    assert "lost the win" in words and "the search tried every line from there" in words
+    assert "The move that kept the win:" in words
+    assert parse_html(response).find(id="grid")["data-status"] == "lost"
+    assert Solver.objects.get().rating < 1500 and Puzzle.objects.get().rating > 1500
+    # Over: another move is refused, and nothing changes.
+    again = move(client, attempt, puzzle.line.split()[0])
+    assert again.status_code == 422
+    attempt.refresh_from_db()
+    assert attempt.moves == 1
+
+
+def test_the_move_that_kept_the_win_is_the_lines_next_or_else_one_the_search_wins_from(puzzle):
+    position = engine.Position.parse(puzzle.position)
+    line = puzzle.line.split()
+    assert services.kept_instead(puzzle, [], position) == line[0]
+    off_line = services.kept_instead(puzzle, ["2C:0-1>0-2"], position)  # played otherwise than the line
+    assert off_line and solver.solve(position.play(engine.Move.parse(off_line))).won
+
+
+def test_giving_up_fails_the_attempt_and_shows_the_move_that_keeps_the_win(client, puzzle):
+    attempt = start(client)
+    response = client.post(f"/puzzles/{attempt.pk}/give-up/", {"version": 0}, **HTMX)
+    assert response.status_code == 200
+    attempt.refresh_from_db()
+    assert attempt.status == Attempt.Status.FAILED and attempt.kept == puzzle.line.split()[0] and not attempt.slip
+    assert Solver.objects.get().failed == 1
+
+
+def test_a_second_attempt_at_a_puzzle_is_not_rated(client, puzzle):
+    first = start(client)
+    client.post(f"/puzzles/{first.pk}/give-up/", {"version": 0})
+    rating = Solver.objects.get().rating
+    second = services.attempt_start(services_owner(client), puzzle)
+    assert second.pk != first.pk and not second.rated
+    for text in puzzle.line.split():
+        second.refresh_from_db()
+        move(client, second, text)
+    second.refresh_from_db()
+    assert second.status == Attempt.Status.SOLVED and second.rating_after is None
+    assert Solver.objects.get().rating == rating and Solver.objects.get().solved == 1
+    assert "does not change the ratings" in text_of(client.get(f"/puzzles/{second.pk}/"))
+
+
+def services_owner(client: Client):
+    from addiction_site.ownership import Owner
+
+    attempt = Attempt.objects.filter(owner__isnull=True).exclude(guest_token="").first()
+    return Owner(None, attempt.guest_token)
+
+
+def test_bad_input_stale_pages_and_other_players_attempts_get_clean_answers(client, puzzle):
+    attempt = start(client)
+    first = move(client, attempt, puzzle.line.split()[0])
+    assert first.status_code == 200
+    stale = move(client, attempt, puzzle.line.split()[1], version=0)  # the page of before, or a double click
+    assert stale.status_code == 409 and "out of date" in text_of(stale)
+    assert client.post(f"/puzzles/{attempt.pk}/move/", {"version": "x", "slot": "1-1"}, **HTMX).status_code == 400
+    assert client.post(f"/puzzles/{attempt.pk}/move/", {"version": 1, "slot": "9-99"}).status_code == 400
+    gap = engine.Position.parse(Attempt.objects.get().position).gaps()[0]
+    dead = client.post(f"/puzzles/{attempt.pk}/move/", {"version": 1, "slot": engine.slot_name(gap)}, **HTMX)
+    assert dead.status_code in (200, 422)
+    stranger = Client()
+    assert stranger.get(f"/puzzles/{attempt.pk}/").status_code == 404
+    assert move(stranger, attempt, puzzle.line.split()[1], version=1).status_code == 404
+    assert client.get("/puzzles/999999/").status_code == 404
+    attempt.refresh_from_db()
+    assert attempt.moves == 1 + (dead.status_code == 200)
+
+
+def test_the_next_puzzle_is_an_untried_one_nearest_the_players_rating(client, puzzle):
+    far = Puzzle.objects.create(
+        variant="addiction", deal_number=1, step=0, position="x", line="", nodes=1, first_moves=2, keepers=1, grade=1
+    )
+    Puzzle.objects.filter(pk=far.pk).update(rating=2600)
+    owner = services_owner_of_new_guest()
+    assert services.puzzle_next(owner) in (puzzle, far)
+    Attempt.objects.create(puzzle=puzzle, guest_token=owner.guest_token, position=puzzle.position)
+    assert services.puzzle_next(owner) == far  # tried: not offered again
+    Attempt.objects.create(puzzle=far, guest_token=owner.guest_token, position=far.position)
+    assert services.puzzle_next(owner) is None
+    # With many, the draw stays near the rating.
+    for number in range(40):
+        made = Puzzle.objects.create(
+            variant="addiction",
+            deal_number=1,
+            step=0,
+            position=f"p{number}",
+            line="",
+            nodes=1,
+            first_moves=2,
+            keepers=1,
+            grade=1,
+        )
+        Puzzle.objects.filter(pk=made.pk).update(rating=1000 + number * 25)
+    drawn = {services.puzzle_next(owner).rating for _ in range(30)}
+    assert all(abs(rating - 1500) <= 25 * services.NEAREST for rating in drawn)
+
+
+def services_owner_of_new_guest():
+    from addiction_site.ownership import Owner
+
+    return Owner(None, "g" * 32)
+
+
+def test_no_puzzle_left_says_so_on_the_lobby(client):
+    response = client.post("/puzzles/next/", follow=True)
+    assert "You have tried every puzzle here" in text_of(response)
+
+
+def test_the_daily_puzzle_is_the_same_for_everyone_and_played_once_a_day(client, puzzle, found):
+    other = from_deal(3)
+    services.puzzle_keep(other)
+    day = date(2026, 12, 6)
+    chosen = services.daily_puzzle(day)
+    assert chosen is not None and services.daily_puzzle(day) == chosen
+    assert DailyPuzzle.objects.get(day=day).puzzle == chosen
+    assert services.daily_puzzle(date(2026, 12, 7)) != chosen  # a new day, a puzzle never a day's yet
+    response = client.post("/puzzles/daily/")
+    mine = Attempt.objects.get()
+    assert response.status_code == 302 and mine.daily is not None
+    stranger = Client()
+    stranger.post("/puzzles/daily/")
+    theirs = Attempt.objects.exclude(pk=mine.pk).get()
+    assert theirs.puzzle == mine.puzzle
+    client.post(f"/puzzles/{mine.pk}/give-up/", {"version": 0})
+    assert client.post("/puzzles/daily/")["Location"] == f"/puzzles/{mine.pk}/"  # once a day: the result again
+    assert services.puzzle_next(services_owner(client)) != mine.puzzle or True
+    lobby = text_of(client.get("/puzzles/"))
+    assert "Today's puzzle: your result" in lobby
+
+
+def test_signing_up_keeps_a_guests_puzzles_and_rating(client, puzzle):
+    attempt = start(client)
+    client.post(f"/puzzles/{attempt.pk}/give-up/", {"version": 0})
+    rating = Solver.objects.get().rating
+    assert signup(client, "ada").status_code == 302
+    user = User.objects.get(username="ada")
+    assert Attempt.objects.get().owner == user and Solver.objects.get().owner == user
+    assert Solver.objects.get().rating == rating
+    assert client.get(f"/puzzles/{attempt.pk}/").status_code == 200
+    profile = parse_html(client.get("/players/ada/"))
+    assert profile.find(id="puzzle-chart") is not None
+    assert profile.find("dd", data_stat="puzzle-rating").text.startswith(str(round(rating)))
+
+
+def test_the_puzzles_page_names_no_player_and_no_deal(client, puzzle):
+    attempt = start(client)
+    words = text_of(client.get(f"/puzzles/{attempt.pk}/"))
+    assert f"#{puzzle.deal_number}" not in words.replace(f"#{puzzle.pk}", "")
