@@ -90,7 +90,8 @@ def share_text(attempt: Attempt, link: str) -> str:
         "name": name,
         "moves": moves,
     }
-    lines = [head, ("✅" if solved else "❌") + " " + "🟩" * attempt.moves]
+    squares = "🟩" * (attempt.moves - 1) + ("🟥" if attempt.slip else "🟩") if attempt.moves else ""
+    lines = [head, ("✅ " if solved else "❌ ") + squares]
     if attempt.rating_after is not None:
         lines.append(_("Puzzle rating: %(rating)s") % {"rating": round(attempt.rating_after)})
     return "\n".join([*lines, link])

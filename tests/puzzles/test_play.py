@@ -78,7 +78,7 @@ def test_a_puzzles_line_played_on_its_page_solves_it_and_moves_both_ratings(clie
     assert player.rating > 1500 and player.deviation < 350 and player.solved == 1
     assert puzzle_after.rating < 1500 and attempt.rating_after == pytest.approx(player.rating)
     share = parse_html(response).find(id="share-text").text
-    assert "solved in 19 moves" in share and "/puzzles/" in share
+    assert "solved in 19 moves" in share and "/puzzles/" in share and "✅ " + "🟩" * 19 + " " in share
     assert not any(card in share for card in puzzle.position.split() if len(card) == 2)  # no card of the table
 
 
@@ -93,6 +93,8 @@ def test_a_move_that_loses_the_win_ends_the_attempt_with_why_and_the_move_that_k
     assert "lost the win" in words and "the search tried every line from there" in words
     assert "The move that kept the win:" in words
     assert parse_html(response).find(id="grid")["data-status"] == "lost"
+    share = parse_html(response).find(id="share-text").text
+    assert "not solved, 1 move" in share and "❌ 🟥 " in share
     assert Solver.objects.get().rating < 1500 and Puzzle.objects.get().rating > 1500
     # Over: another move is refused, and nothing changes.
     again = move(client, attempt, puzzle.line.split()[0])
