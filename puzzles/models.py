@@ -23,6 +23,10 @@ class Puzzle(models.Model):
     nodes = models.PositiveIntegerField()  # positions the solver searched for the line
     first_moves = models.PositiveSmallIntegerField()
     keepers = models.PositiveSmallIntegerField()  # first moves that keep the win
+    decisions = models.PositiveSmallIntegerField(
+        default=1, db_default=1
+    )  # positions on the line where a move loses the win
+    to_settle = models.PositiveSmallIntegerField(default=1, db_default=1)  # moves of the line until every line wins
     grade = models.FloatField()  # puzzles.build.Puzzle.difficulty, before any player has tried it
     rating = models.FloatField(default=1500.0)
     deviation = models.FloatField(default=350.0)
@@ -85,6 +89,7 @@ class Attempt(models.Model):
     position = models.CharField(max_length=400)  # as it stands now
     played = models.TextField(blank=True, default="")  # the moves played, in the engine's notation
     moves = models.PositiveIntegerField(default=0)
+    rest = models.PositiveSmallIntegerField(default=0)  # moves played for the player once every line won
     version = models.PositiveIntegerField(default=0)  # one more with every move: a stale page is told apart
     status = models.CharField(max_length=8, choices=Status.choices, default=Status.PLAYING)
     slip = models.CharField(max_length=16, blank=True, default="")  # the move that lost the win

@@ -50,14 +50,17 @@ def ending_words(attempt: Attempt) -> dict:
     """How a finished attempt ended, in words: the result, the move that lost the win and why
     (the search's proof), and the move that kept it."""
     if attempt.status == Attempt.Status.SOLVED:
-        return {
-            "result": ngettext(
-                "Solved, in %(count)s move: the table is won.",
-                "Solved, in %(count)s moves: the table is won.",
-                attempt.moves,
-            )
-            % {"count": attempt.moves}
+        result = ngettext("Solved, in %(count)s move.", "Solved, in %(count)s moves.", attempt.moves) % {
+            "count": attempt.moves
         }
+        if not attempt.rest:
+            return {"result": result}
+        rest = ngettext(
+            "From there every line wins: the last move was played for you.",
+            "From there every line wins: the last %(count)s moves were played for you.",
+            attempt.rest,
+        ) % {"count": attempt.rest}
+        return {"result": result, "reason": rest}
     if attempt.status != Attempt.Status.FAILED:
         return {}
     kept = line_words(attempt.kept)[0] if attempt.kept else ""

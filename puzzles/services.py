@@ -62,6 +62,8 @@ def puzzle_keep(found: Found, *, from_game: bool = False) -> bool:
             "nodes": found.nodes,
             "first_moves": found.first_moves,
             "keepers": found.keepers,
+            "decisions": found.decisions,
+            "to_settle": found.to_settle,
             "grade": found.difficulty,
             "from_game": from_game,
         },
@@ -209,6 +211,12 @@ def attempt_move(
     }
     if after.status is engine.Status.WON:
         changed["status"] = Attempt.Status.SOLVED
+    elif build.settled(after.position):  # every line wins from here: the rest plays itself
+        finish = solver.solve(after.position, PROOF_BUDGET)
+        finished = after.position
+        for rest in finish.line if finish.won else ():
+            finished = finished.play(rest)
+        changed.update(status=Attempt.Status.SOLVED, position=str(finished), rest=len(finish.line) if finish.won else 0)
     else:
         proof = solver.solve(after.position, PROOF_BUDGET)
         if proof.proved_lost:
@@ -332,15 +340,9 @@ def puzzles_of_game(game: Game) -> list[Found]:
         if not slip or stretch.get("verdict") != "won" or slip > kept.last:
             continue
         position = engine.Position.parse(kept.rows[slip - 1][1], game.variant)
-        keeping, choices = build.keepers(position)
-        if not 0 < keeping < choices:
-            continue
-        line = solver.solve(position, solver.DEFAULT_BUDGET * 10)
-        if line.won and build.MIN_LINE <= len(line.line) <= build.MAX_LINE:
-            moves = tuple(str(move) for move in line.line)
-            found.append(
-                Found(game.variant, game.deal_number, slip - 1, str(position), moves, line.nodes, choices, keeping)
-            )
+        puzzle = build.from_position(position, game.deal_number, slip - 1)
+        if puzzle is not None:
+            found.append(puzzle)
     return found
 
 

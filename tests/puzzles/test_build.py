@@ -5,7 +5,7 @@ solver proves loses the win); a deal with no such position gives none."""
 from __future__ import annotations
 
 from games import engine, solver
-from puzzles.build import MAX_LINE, MIN_LINE, from_deal, keepers
+from puzzles.build import MAX_LINE, MAX_PLAY, MIN_LINE, from_deal, keepers, settled, settles_at
 
 FRESH = range(1, 41)  # deals 1 to 40: 8 give a puzzle (benchmarks/puzzle_supply.py measures more)
 
@@ -35,3 +35,32 @@ def test_keepers_counts_the_moves_that_keep_a_win():
 
 def test_a_deal_whose_win_is_not_found_gives_no_puzzle():
     assert from_deal(1, budget=1) is None  # a search of one position finds no win
+
+
+def test_settled_holds_from_where_every_line_wins_and_not_before():
+    puzzle = from_deal(9)
+    position = engine.Position.parse(puzzle.position)
+    positions = [position]
+    for text in puzzle.line:
+        positions.append(positions[-1].play(engine.Move.parse(text)))
+    flags = [settled(p) for p in positions]
+    assert not flags[0]  # a move there loses the win
+    assert flags[-1]  # the won table
+    assert flags == sorted(flags)  # once settled, settled on: every later position is reachable
+    assert settles_at(positions) == flags.index(True) == puzzle.to_settle
+    assert not settled(positions[flags.index(True)], cap=1)  # more positions than the cap: no proof
+    for here in positions[: flags.index(True)]:  # before it, a line from there loses
+        assert any(solver.solve(here.play(m)).proved_lost for m in here.legal_moves()) or not settled(here)
+
+
+def test_a_puzzles_decisions_are_the_positions_where_a_move_loses_the_win_before_it_settles():
+    for number in (1, 3, 9, 21):
+        puzzle = from_deal(number)
+        position = engine.Position.parse(puzzle.position)
+        decisions = 0
+        for text in puzzle.line[: puzzle.to_settle]:
+            kept, choices = keepers(position)
+            decisions += 0 < kept < choices
+            position = position.play(engine.Move.parse(text))
+        assert decisions == puzzle.decisions >= 1 and puzzle.to_settle <= MAX_PLAY
+        assert settled(position)

@@ -25,7 +25,7 @@ HTMX = {"HTTP_HX_REQUEST": "true"}
 
 @pytest.fixture(scope="module")
 def found():
-    """Deal 9's puzzle: a 19-move line from a position with two legal moves, one of them a slip."""
+    """Deal 9's puzzle: two decisions (the first of two legal moves, one a slip), then every line wins."""
     puzzle = from_deal(9)
     assert puzzle is not None
     return puzzle
@@ -58,7 +58,7 @@ def slip_of(puzzle: Puzzle) -> str:
     return next(str(m) for m in position.legal_moves() if solver.solve(position.play(m)).proved_lost)
 
 
-def test_a_puzzles_line_played_on_its_page_solves_it_and_moves_both_ratings(client, puzzle):
+def test_a_puzzles_line_played_on_its_page_solves_it_and_moves_both_ratings(client, puzzle, found):
     attempt = start(client)
     assert attempt.puzzle == puzzle and attempt.rated and attempt.position == puzzle.position
     page = client.get(f"/puzzles/{attempt.pk}/")
@@ -67,18 +67,21 @@ def test_a_puzzles_line_played_on_its_page_solves_it_and_moves_both_ratings(clie
     status = parse_html(page).find(id="status").text
     assert "Shuffle" not in status and "Undo" not in status and "Hint" not in status  # none in a puzzle
     for text in puzzle.line.split():
-        attempt.refresh_from_db()
         response = move(client, attempt, text)
         assert response.status_code == 200, text_of(response)
-    attempt.refresh_from_db()
-    assert attempt.status == Attempt.Status.SOLVED and attempt.moves == len(puzzle.line.split())
+        attempt.refresh_from_db()
+        if attempt.is_over:  # once every line wins, the rest plays itself
+            break
+    assert attempt.status == Attempt.Status.SOLVED and attempt.moves == found.to_settle
+    assert attempt.rest == len(puzzle.line.split()) - found.to_settle
+    assert engine.Position.parse(attempt.position).is_won()  # the table as won
     assert parse_html(response).find(id="grid")["data-status"] == "won"
-    assert "Solved, in 19 moves" in text_of(response)
+    assert f"Solved, in {found.to_settle} moves." in text_of(response)
     player, puzzle_after = Solver.objects.get(), Puzzle.objects.get()
     assert player.rating > 1500 and player.deviation < 350 and player.solved == 1
     assert puzzle_after.rating < 1500 and attempt.rating_after == pytest.approx(player.rating)
     share = parse_html(response).find(id="share-text").text
-    assert "solved in 19 moves" in share and "/puzzles/" in share and "✅ " + "🟩" * 19 + " " in share
+    assert f"solved in {found.to_settle} moves" in share and "✅ " + "🟩" * found.to_settle + " " in share
     assert not any(card in share for card in puzzle.position.split() if len(card) == 2)  # no card of the table
 
 
