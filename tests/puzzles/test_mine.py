@@ -49,7 +49,9 @@ def played_into_a_slip(client, django_capture_on_commit_callbacks, deal: int = 9
     return game, before
 
 
-def test_a_finished_games_slip_becomes_a_puzzle_once_and_the_game_is_read_once(client, django_capture_on_commit_callbacks):
+def test_a_finished_games_slip_becomes_a_puzzle_once_and_each_game_is_read_once(
+    client, django_capture_on_commit_callbacks
+):
     game, before = played_into_a_slip(client, django_capture_on_commit_callbacks)
     assert tasks.puzzles_mine_ask(now=timezone.now(), dry_run=True) == 1
     read, kept = services.puzzles_mine()
