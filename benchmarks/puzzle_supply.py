@@ -4,8 +4,12 @@ Run: .venv/bin/python benchmarks/puzzle_supply.py [--deals 200] [--seed 47]
 
 Draws --deals random deal numbers (as the site draws them, 1..999,999,999, from --seed so a run
 can be repeated), asks puzzles.build.from_deal for a puzzle from each, and prints how many gave
-one, the spread of their winning lines' lengths and difficulty grades, and the time a deal and
-a puzzle took (the solver's compiled core, or the Python one: the first line says which).
+one, the spread of their decisions (positions where a move loses the win before every line
+wins), of the moves asked of the player, of the winning lines and of the grades, and the time a
+deal and a puzzle took.  Then the worker's part: for each deal the solver wins, the position a
+real game's slip leaves (the last along the win, 4 to 30 moves from where every line wins,
+where a move loses it), graded by puzzles.build.from_position as the worker grades a finished
+game's slip, timed.  The first line says which search core ran (compiled, or Python).
 """
 
 from __future__ import annotations
@@ -20,7 +24,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from games import engine, solver  # noqa: E402
-from puzzles.build import from_deal  # noqa: E402
+from puzzles.build import MAX_PLAY, from_deal, from_position, keepers, settles_at  # noqa: E402
 
 
 def spread(values: list[float]) -> str:
@@ -29,6 +33,29 @@ def spread(values: list[float]) -> str:
     ordered = sorted(values)
     quartiles = statistics.quantiles(ordered, n=4) if len(ordered) > 1 else ordered * 3
     return f"min {ordered[0]}, quartiles {', '.join(f'{q:g}' for q in quartiles)}, max {ordered[-1]}"
+
+
+def slip_position(number: int) -> engine.Position | None:
+    """Where a real game along the solver's win of ``number`` could slip: the last position
+    before every line wins, at most MAX_PLAY moves before it, where a move loses the win."""
+    position = engine.deal(number)
+    found = solver.solve(position, solver.DEFAULT_BUDGET * 10)
+    if not found.won:
+        return None
+    positions = [position]
+    for move in found.line:
+        positions.append(positions[-1].play(move))
+    settle = settles_at(positions)
+    for here in reversed(positions[max(0, settle - MAX_PLAY) : settle]):
+        kept, choices = keepers(here)
+        if 0 < kept < choices:
+            return here
+    return None
+
+
+def median_ms(seconds: list[float]) -> str:
+    ms = sorted(s * 1000 for s in seconds)
+    return f"median {statistics.median(ms):.0f} ms, p95 {ms[int(0.95 * (len(ms) - 1))]:.0f} ms" if ms else "none"
 
 
 def main() -> None:
@@ -46,14 +73,29 @@ def main() -> None:
         seconds.append(time.perf_counter() - start)
         if puzzle:
             found.append(puzzle)
-    print(f"puzzles: {len(found)} of {args.deals} deals ({100 * len(found) / args.deals:.0f}%)")
-    print(f"winning line, moves: {spread([len(p.line) for p in found])}")
-    print(f"difficulty grade: {spread([p.difficulty for p in found])}")
-    print(f"first moves that keep the win, of those legal: {spread([p.keepers / p.first_moves for p in found])}")
-    ms = [s * 1000 for s in seconds]
+    print(f"fresh deals: {len(found)} puzzles of {args.deals} deals ({100 * len(found) / args.deals:.0f}%)")
+    print(f"  decisions: {spread([p.decisions for p in found])}")
+    print(f"  moves asked before every line wins: {spread([p.to_settle for p in found])}")
+    print(f"  winning line, moves: {spread([len(p.line) for p in found])}")
+    print(f"  difficulty grade: {spread([p.difficulty for p in found])}")
+    print(f"  first moves that keep the win, of those legal: {spread([p.keepers / p.first_moves for p in found])}")
     print(
-        f"time a deal: median {statistics.median(ms):.0f} ms, p95 {sorted(ms)[int(0.95 * (len(ms) - 1))]:.0f} ms; "
-        f"a puzzle found costs {sum(ms) / max(1, len(found)):.0f} ms of search on average"
+        f"  time a deal: {median_ms(seconds)}; "
+        f"a puzzle found costs {1000 * sum(seconds) / max(1, len(found)):.0f} ms of search on average"
+    )
+    slips = [here for here in map(slip_position, numbers) if here is not None]
+    graded, worker = [], []
+    for number, here in enumerate(slips):
+        start = time.perf_counter()
+        puzzle = from_position(here, number, 0)
+        worker.append(time.perf_counter() - start)
+        if puzzle:
+            graded.append(puzzle)
+    print(f"worker, a real game's slip: {len(graded)} puzzles of {len(slips)} slips")
+    print(f"  decisions: {spread([p.decisions for p in graded])}")
+    print(
+        f"  time a slip: {median_ms(worker)}; "
+        f"a puzzle kept costs {1000 * sum(worker) / max(1, len(graded)):.0f} ms of the worker on average"
     )
 
 
