@@ -29,6 +29,7 @@ Environment variables (see README, "Deploy"):
   ADDICTION_REQUEST_SEARCH_BUDGET  positions a hint's request may spend on that search itself before
       its own (default 100000 with the compiled search core, 0 with the pure-Python one).
   ADDICTION_SEARCHES_PER_STRETCH  background searches a game's stretch may ask for (default 4).
+  ADDICTION_PUZZLES_FIRST  puzzles the worker builds from fresh deals while the site has fewer (default 300; 0: none).
   ADDICTION_TASKS_BACKEND  the tasks backend (default django_tasks_db.DatabaseBackend: a table,
       run by `manage.py db_worker`).
   ADDICTION_MAX_GAMES_IN_PROGRESS  games one player (account or guest) may have in progress (default 50).
@@ -514,6 +515,9 @@ ADDICTION_REQUEST_SEARCH_BUDGET = (
     int(os.environ["ADDICTION_REQUEST_SEARCH_BUDGET"]) if os.environ.get("ADDICTION_REQUEST_SEARCH_BUDGET") else None
 )
 ADDICTION_SEARCHES_PER_STRETCH = int(os.environ.get("ADDICTION_SEARCHES_PER_STRETCH", "4"))
+# A new site's first puzzles (docs/RULES.md, "Puzzles"): while it keeps fewer, the hourly
+# housekeeping asks the worker to search fresh deals for them (puzzles/tasks.py).
+ADDICTION_PUZZLES_FIRST = int(os.environ.get("ADDICTION_PUZZLES_FIRST", "300"))
 TASKS = {
     "default": {
         "BACKEND": os.environ.get("ADDICTION_TASKS_BACKEND", "django_tasks_db.DatabaseBackend"),

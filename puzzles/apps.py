@@ -17,4 +17,5 @@ class PuzzlesConfig(AppConfig):
         from puzzles import panels, receivers, tasks  # noqa: F401  (receivers: signing up keeps a guest's puzzles)
 
         registry.add_chore("games read for puzzles", tasks.puzzles_mine_ask)
+        registry.add_chore("first puzzles missing", tasks.puzzles_first_ask)
         panels.register()

@@ -56,8 +56,8 @@ def ending_words(attempt: Attempt) -> dict:
         if not attempt.rest:
             return {"result": result}
         rest = ngettext(
-            "From there every line wins: the last move was played for you.",
-            "From there every line wins: the last %(count)s moves were played for you.",
+            "From there every line wins: %(count)s move was played for you to the end.",
+            "From there every line wins: %(count)s moves were played for you to the end.",
             attempt.rest,
         ) % {"count": attempt.rest}
         return {"result": result, "reason": rest}

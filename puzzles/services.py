@@ -11,6 +11,7 @@ only when the search proves no win is left (a search that runs out says nothing)
 from __future__ import annotations
 
 import random
+import secrets
 from collections.abc import Iterable
 from datetime import date, datetime, timedelta
 
@@ -69,6 +70,17 @@ def puzzle_keep(found: Found, *, from_game: bool = False) -> bool:
         },
     )
     return made
+
+
+def puzzles_first(target: int, *, most_deals: int = 10_000) -> int:
+    """Search random fresh deals of the default variant until the site keeps ``target`` puzzles,
+    at most ``most_deals`` of them: a new site's first puzzles.  Returns the puzzles kept."""
+    kept = 0
+    for _ in range(most_deals):
+        if Puzzle.objects.count() >= target:
+            break
+        kept += puzzles_build([secrets.randbelow(engine.DRAWN_DEALS) + 1], engine.DEFAULT_VARIANT.key)[1]
+    return kept
 
 
 def puzzles_build(deal_numbers: Iterable[int], variant: str) -> tuple[int, int]:

@@ -44,3 +44,4 @@ ADDICTION_RACE_COUNTDOWN_SECONDS = 0
 # the boards at once; the review's own tests and the attack scripts set the production figure
 # (tests/records/test_review_before_the_top.py, tests/abuse/test_patient_scripts.py).
 ADDICTION_REVIEW_TOP = 0
+ADDICTION_PUZZLES_FIRST = 0  # no fresh deals searched by a housekeeping run unless a test asks

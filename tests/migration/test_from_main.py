@@ -109,6 +109,7 @@ def test_a_database_of_main_before_the_split_migrates_keeps_every_row_and_replay
     made |= {"daily_playerseed"}  # each player's own seed of a daily (daily 0004)
     made |= {"records_playerrecord"}  # each player's kept record (records 0007), made as games end
     made |= {"puzzles_puzzle"}  # the puzzles kept (puzzles 0001)
+    made |= {"puzzles_attempt", "puzzles_solver", "puzzles_dailypuzzle", "puzzles_mined"}  # attempts, ratings (0002)
     assert set(after) == set(before) | made | {"django_tasks_database_dbtaskresult"}
     for table in set(before) - BOOKKEEPING - {"django_content_type", "auth_permission"}:
         assert after[table] == before[table], table

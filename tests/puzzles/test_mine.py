@@ -5,8 +5,10 @@ reads each game once, and never a day's daily before its reveal nor a deleted ga
 from __future__ import annotations
 
 from datetime import timedelta
+from io import StringIO
 
 import pytest
+from django.core.management import call_command
 from django.utils import timezone
 
 from games import engine, solver
@@ -83,3 +85,14 @@ def test_the_chore_asks_the_worker_which_keeps_the_puzzles(client, django_captur
     played_into_a_slip(client, django_capture_on_commit_callbacks)
     assert tasks.puzzles_mine_ask(now=timezone.now()) == 1  # the tests' tasks run at once
     assert Puzzle.objects.filter(from_game=True).count() == 1
+
+
+def test_a_new_sites_first_puzzles_are_built_by_the_worker_when_the_housekeeping_asks(settings):
+    settings.ADDICTION_PUZZLES_FIRST = 3
+    out = StringIO()
+    call_command("housekeeping", stdout=out)  # the tests' tasks run at once
+    assert "first puzzles missing: 3" in out.getvalue()
+    assert Puzzle.objects.count() == 3 and not Puzzle.objects.filter(from_game=True).exists()
+    again = StringIO()
+    call_command("housekeeping", stdout=again)
+    assert "first puzzles missing: 0" in again.getvalue() and Puzzle.objects.count() == 3
