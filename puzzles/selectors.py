@@ -24,6 +24,8 @@ class History(NamedTuple):
 def history_of(player) -> History:
     """An account's puzzle rating, and its course over the latest rated attempts."""
     rating = Solver.objects.filter(owner=player).first()
+    if rating is None:  # no rated puzzle yet: nothing more to read
+        return History(None, [])
     latest = (
         Attempt.objects.filter(owner=player, rated=True, rating_after__isnull=False)
         .order_by("-finished_at", "-pk")

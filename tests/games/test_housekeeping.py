@@ -249,6 +249,8 @@ def test_a_dry_run_counts_and_changes_nothing():
         "daily seeds made ahead: 2 to do",
         "solver's daily games asked for: 0 to do",
         "races closed at their time: 0 to do",
+        "games read for puzzles: 0 to do",
+        "first puzzles missing: 0 to do",
     ]
 
 

@@ -244,3 +244,9 @@ def test_the_puzzles_page_names_no_player_and_no_deal(client, puzzle):
     attempt = start(client)
     words = text_of(client.get(f"/puzzles/{attempt.pk}/"))
     assert f"#{puzzle.deal_number}" not in words.replace(f"#{puzzle.pk}", "")
+
+
+def test_the_daily_deal_links_to_the_days_puzzle(client):
+    for page in ("/daily/", "/"):
+        link = parse_html(client.get(page)).find(id="daily-puzzle-link")
+        assert link["href"] == "/puzzles/", page

@@ -422,9 +422,9 @@ def test_unknown_and_inactive_players_have_no_profile(client):
 # a profile: the player, whether staff hid them, their record, their ranked wins' best
 # figures and latest ones, their daily games, their lost games proved unwinnable, their
 # draws given up, their entries on the all-time boards and the rank of each (at most two),
-# their races).
+# their races, their puzzle rating).
 MY_GAMES_QUERIES = 6
-PROFILE_QUERIES = 14
+PROFILE_QUERIES = 15
 
 
 def test_my_games_and_the_profile_read_a_fixed_number_of_queries_however_many_games(django_assert_max_num_queries):
