@@ -14,8 +14,9 @@ class PuzzlesConfig(AppConfig):
 
     def ready(self) -> None:
         from games import registry
-        from puzzles import panels, receivers, tasks  # noqa: F401  (receivers: signing up keeps a guest's puzzles)
+        from puzzles import panels, receivers, services, tasks  # noqa: F401  (receivers: signing up keeps a guest's puzzles)
 
         registry.add_chore("games read for puzzles", tasks.puzzles_mine_ask)
         registry.add_chore("first puzzles missing", tasks.puzzles_first_ask)
+        registry.add_chore("day's puzzles left unfinished, ended", services.puzzles_left_unfinished)
         panels.register()

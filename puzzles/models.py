@@ -71,6 +71,9 @@ class Solver(models.Model):
         return f"puzzle rating {self.rating:.0f} ± {self.deviation:.0f}"
 
 
+PLAYING_REGULAR = Q(status="playing", daily__isnull=True)  # an attempt under way at a puzzle not a day's
+
+
 class Attempt(models.Model):
     """One player's try at one puzzle: the position as it stands, the moves played, and how it
     ended (docs/RULES.md, "Puzzles"): solved, or failed at the move that lost the win, with a
@@ -102,7 +105,29 @@ class Attempt(models.Model):
     finished_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
-        constraints = [_one_kind_of_owner("puzzle_attempt_one_kind_of_owner")]
+        constraints = [
+            _one_kind_of_owner("puzzle_attempt_one_kind_of_owner"),
+            # One attempt a day at the day's puzzle, and one other puzzle at a time, whatever two
+            # requests at once (a double click) try.
+            models.UniqueConstraint(
+                fields=["owner", "daily"],
+                condition=Q(owner__isnull=False, daily__isnull=False),
+                name="puzzle_daily_once",
+            ),
+            models.UniqueConstraint(
+                fields=["guest_token", "daily"],
+                condition=~Q(guest_token="") & Q(daily__isnull=False),
+                name="puzzle_daily_once_guest",
+            ),
+            models.UniqueConstraint(
+                fields=["owner"], condition=Q(owner__isnull=False) & PLAYING_REGULAR, name="puzzle_one_at_a_time"
+            ),
+            models.UniqueConstraint(
+                fields=["guest_token"],
+                condition=~Q(guest_token="") & PLAYING_REGULAR,
+                name="puzzle_one_at_a_time_guest",
+            ),
+        ]
         indexes = [models.Index(fields=["owner", "finished_at"], name="puzzle_attempt_owner_finished")]
 
     def __str__(self) -> str:

@@ -12,13 +12,14 @@ from addiction_site.ownership import SiteRequest
 from games import engine
 from games.preferences import drawn_as, marks_movable
 from games.presenters.table import table_slots
-from games.presenters.words import line_words, refusal_text
+from games.presenters.words import line_words, refusal_text, said_words
 from puzzles.models import Attempt
 from puzzles.services import attempt_state
 
 
-def table_context(request: SiteRequest, attempt: Attempt, note: str = "") -> dict:
-    """What the attempt's table draws: the game's grid and slots, posting to the attempt."""
+def table_context(request: SiteRequest, attempt: Attempt, note: str = "", *, moved: bool = False) -> dict:
+    """What the attempt's table draws: the game's grid and slots, posting to the attempt; after
+    a move (``moved``), what it did, in words, for the live region (docs/TABLE.md, ``#said``)."""
     state = attempt_state(attempt)
     return {
         "attempt": attempt,
@@ -38,6 +39,7 @@ def table_context(request: SiteRequest, attempt: Attempt, note: str = "") -> dic
             "gap": refusal_text(engine.Refusal.NOTHING_FITS),
         },
         "note": note,
+        "said": said_words("move", attempt.played.split()[-1], 0) if moved and attempt.played else "",
         "ending": ending_words(attempt),
     }
 

@@ -10,6 +10,7 @@ only when the search proves no win is left (a search that runs out says nothing)
 
 from __future__ import annotations
 
+import logging
 import random
 import secrets
 from collections.abc import Iterable
@@ -28,7 +29,9 @@ from games.selectors import game_analysis
 from puzzles import build, glicko
 from puzzles.build import KEEP_BUDGET, from_deal
 from puzzles.build import Puzzle as Found
-from puzzles.models import Attempt, DailyPuzzle, Mined, Puzzle, Solver
+from puzzles.models import PLAYING_REGULAR, Attempt, DailyPuzzle, Mined, Puzzle, Solver
+
+logger = logging.getLogger(__name__)
 
 PROOF_BUDGET = KEEP_BUDGET  # positions the search may visit to prove a move lost the win
 NEAREST = 12  # the next puzzle is drawn from this many untried ones nearest the player's rating
@@ -122,6 +125,7 @@ def puzzle_next(owner: Owner, *, today: date | None = None) -> Puzzle | None:
     puzzles whose ratings are nearest theirs (today's puzzle is the day's, not drawn); None when
     they have tried them all."""
     today = today or timezone.now().date()
+    daily_puzzle(today)  # chosen first, so that the draw never offers the puzzle about to be the day's
     rating = rating_of(owner).rating
     untried = Puzzle.objects.exclude(pk__in=Attempt.objects.filter(owner.owns()).values("puzzle_id")).exclude(
         days__day=today
@@ -139,13 +143,12 @@ def daily_puzzle(day: date) -> Puzzle | None:
     kept = DailyPuzzle.objects.filter(day=day).select_related("puzzle").first()
     if kept is not None:
         return kept.puzzle
-    fresh = Puzzle.objects.filter(days__isnull=True).order_by("pk")
-    count = fresh.count()
-    if not count:
-        fresh, count = Puzzle.objects.order_by("pk"), Puzzle.objects.count()
-        if not count:
+    choices = list(Puzzle.objects.filter(days__isnull=True).order_by("pk").values_list("pk", flat=True))
+    if not choices:  # every puzzle was a day's once: any, again
+        choices = list(Puzzle.objects.order_by("pk").values_list("pk", flat=True))
+        if not choices:
             return None
-    chosen = fresh[random.Random(day.toordinal()).randrange(count)]  # noqa: S311  (public once chosen)
+    chosen = Puzzle.objects.get(pk=random.Random(day.toordinal()).choice(choices))  # noqa: S311  (public once chosen)
     try:
         with transaction.atomic():
             DailyPuzzle.objects.create(day=day, puzzle=chosen)
@@ -156,22 +159,34 @@ def daily_puzzle(day: date) -> Puzzle | None:
 
 def attempt_start(owner: Owner, puzzle: Puzzle, *, daily: date | None = None) -> Attempt:
     """``owner``'s attempt at ``puzzle``: the one in progress, or a new one from its position.
-    A day's puzzle is played once a day: asked again, it is the attempt made (finished or not).
-    The first attempt at a puzzle is rated; another is played for itself."""
+    A day's puzzle is played once a day: asked again, it is the attempt made (finished or not);
+    an attempt at it under way as a regular puzzle becomes the day's.  The first attempt at a
+    puzzle is rated; another is played for itself.  Two starts at once make one attempt: the
+    database holds one a day and one regular puzzle at a time (puzzles/models.py), and the
+    start that loses gets the one made."""
     attempts = Attempt.objects.filter(owner.owns(), puzzle=puzzle)
-    again = attempts.filter(daily=daily) if daily else attempts.filter(status=Attempt.Status.PLAYING, daily=None)
-    current = again.order_by("-pk").first()
+    if daily:
+        current = attempts.filter(daily=daily).first()
+        if current is None and attempts.filter(status=Attempt.Status.PLAYING, daily=None).update(daily=daily):
+            current = attempts.filter(daily=daily).first()
+    else:
+        current = attempts.filter(status=Attempt.Status.PLAYING, daily=None).first()
     if current is not None:
         return current
     stamp = owner.stamp()
-    return Attempt.objects.create(
-        puzzle=puzzle,
-        owner_id=stamp["owner_id"],
-        guest_token=stamp["guest_token"],
-        position=puzzle.position,
-        rated=not attempts.exists(),
-        daily=daily,
-    )
+    try:
+        with transaction.atomic():
+            return Attempt.objects.create(
+                puzzle=puzzle,
+                owner_id=stamp["owner_id"],
+                guest_token=stamp["guest_token"],
+                position=puzzle.position,
+                rated=not attempts.exists(),
+                daily=daily,
+            )
+    except IntegrityError:  # another start got there first: its attempt stands
+        mine = Attempt.objects.filter(owner.owns())
+        return (mine.filter(daily=daily) if daily else mine.filter(status=Attempt.Status.PLAYING, daily=None)).get()
 
 
 def attempt_state(attempt: Attempt) -> engine.GameState:
@@ -247,44 +262,63 @@ def attempt_move(
         for field, value in changed.items():
             setattr(attempt, field, value)
         if attempt.is_over:
-            _rate(owner, attempt)
+            _rate(attempt)
     return attempt
 
 
 def attempt_give_up(*, owner: Owner, attempt_id: int, version: int) -> Attempt:
     """End ``owner``'s attempt unsolved, with the move that keeps the win from where it stands."""
-    attempts = Attempt.objects.filter(owner.owns(), pk=attempt_id)
-    attempt = attempts.select_related("puzzle").get()
+    attempt = Attempt.objects.filter(owner.owns(), pk=attempt_id).select_related("puzzle").get()
     if attempt.version != version:
         raise Stale(attempt)
     if attempt.is_over:
         raise Refused(engine.Refusal.GAME_OVER, attempt)
+    return _give_up(attempt)
+
+
+def _give_up(attempt: Attempt) -> Attempt:
     state = attempt_state(attempt)
     changed = {
         "status": Attempt.Status.FAILED,
         "kept": kept_instead(attempt.puzzle, attempt.played.split(), state.position),
-        "version": version + 1,
+        "version": attempt.version + 1,
         "finished_at": timezone.now(),
     }
     with transaction.atomic():
-        if not attempts.filter(version=version).update(**changed):
-            raise Stale(attempts.get())
+        if not Attempt.objects.filter(pk=attempt.pk, version=attempt.version).update(**changed):
+            raise Stale(Attempt.objects.select_related("puzzle").get(pk=attempt.pk))
         for field, value in changed.items():
             setattr(attempt, field, value)
-        _rate(owner, attempt)
+        _rate(attempt)
     return attempt
 
 
-def _rate(owner: Owner, attempt: Attempt) -> None:
+def puzzles_left_unfinished(*, now: datetime, dry_run: bool = False) -> int:
+    """The housekeeping's chore: a day's puzzle left unfinished when its UTC day ended counts as
+    not solved (docs/RULES.md, "Puzzles"), so that nobody keeps a rating by leaving a hard one
+    open; how many were (or would be) ended."""
+    left = Attempt.objects.filter(status=Attempt.Status.PLAYING, daily__lt=now.date()).select_related("puzzle")
+    if dry_run:
+        return left.count()
+    ended = 0
+    for attempt in left.order_by("pk")[:500]:
+        try:
+            _give_up(attempt)
+            ended += 1
+        except Stale:  # its player moved meanwhile: the next run sees it again
+            continue
+    return ended
+
+
+def _rate(attempt: Attempt) -> None:
     """A rated attempt that ended moves the player's rating and the puzzle's, Glicko-2 with the
     attempt as a rating period of one game each way (as lichess rates puzzles); the player's
     counts go up either way.  Inside the attempt's transaction, the two rows locked."""
     solved = attempt.status == Attempt.Status.SOLVED
-    stamp = owner.stamp()
-    if stamp["owner_id"] is not None:
-        player, _made = Solver.objects.get_or_create(owner_id=stamp["owner_id"])
+    if attempt.owner_id is not None:
+        player, _made = Solver.objects.get_or_create(owner_id=attempt.owner_id)
     else:
-        player, _made = Solver.objects.get_or_create(guest_token=stamp["guest_token"])
+        player, _made = Solver.objects.get_or_create(guest_token=attempt.guest_token)
     player = Solver.objects.select_for_update().get(pk=player.pk)
     counts = {"solved": F("solved") + 1} if solved else {"failed": F("failed") + 1}
     if not attempt.rated:
@@ -303,15 +337,30 @@ def _rate(owner: Owner, attempt: Attempt) -> None:
 
 def puzzles_claim(*, user, guest_token: str) -> int:
     """A guest who signs up or logs in keeps their puzzle history: their attempts become the
-    account's, and their rating too when the account has none yet (an account's own rating is
-    kept otherwise).  Returns the attempts claimed."""
+    account's, and their rating too when the account has none yet.  An account with a rating of
+    its own keeps it, adds the guest's solved and failed counts, and its chart leaves out the
+    guest's ratings (another rating's course); an attempt at a day the account played already,
+    or a second regular puzzle under way, stays the guest's.  Returns the attempts claimed."""
     if not guest_token:
         return 0
     with transaction.atomic():
-        claimed = Attempt.objects.filter(guest_token=guest_token).update(owner=user, guest_token="")
-        if not Solver.objects.filter(owner=user).exists():
-            Solver.objects.filter(guest_token=guest_token).update(owner=user, guest_token="")
-        Solver.objects.filter(guest_token=guest_token).delete()
+        guests = Attempt.objects.filter(guest_token=guest_token)
+        days = list(Attempt.objects.filter(owner=user, daily__isnull=False).values_list("daily", flat=True))
+        movable = guests.exclude(daily__in=days)
+        if Attempt.objects.filter(Q(owner=user) & PLAYING_REGULAR).exists():
+            movable = movable.exclude(PLAYING_REGULAR)
+        own = Solver.objects.filter(owner=user).first()
+        guest = Solver.objects.filter(guest_token=guest_token).first()
+        if own is not None:
+            movable.filter(rated=True).update(rating_after=None)
+            if guest is not None:
+                Solver.objects.filter(pk=own.pk).update(
+                    solved=F("solved") + guest.solved, failed=F("failed") + guest.failed
+                )
+                guest.delete()
+        elif guest is not None:
+            Solver.objects.filter(pk=guest.pk).update(owner=user, guest_token="")
+        claimed = movable.update(owner=user, guest_token="")
     return claimed
 
 
@@ -365,7 +414,11 @@ def puzzles_mine(*, limit: int = MINE_BATCH, now: datetime | None = None) -> tup
     for game in minable_games(now)[:limit]:
         if not game.seed_shown:  # the rule itself, row by row (the query says it for a column)
             continue
-        found = puzzles_of_game(game)
+        try:
+            found = puzzles_of_game(game)
+        except (ValueError, IndexError, KeyError):  # a log or an analysis that does not read: read, nothing found
+            logger.exception("puzzles: game %s could not be read", game.pk)
+            found = []
         with transaction.atomic():
             _mined, made = Mined.objects.get_or_create(game=game, defaults={"found": len(found)})
             if made:  # another worker read it meanwhile: what it kept stands

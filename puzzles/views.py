@@ -75,8 +75,10 @@ def _owned(request: SiteRequest, pk: int) -> Attempt:
     return attempt
 
 
-def _table(request: SiteRequest, attempt: Attempt, note: str = "", status: int = 200) -> HttpResponse:
-    context = presenters.table_context(request, attempt, note)
+def _table(
+    request: SiteRequest, attempt: Attempt, note: str = "", status: int = 200, moved: bool = False
+) -> HttpResponse:
+    context = presenters.table_context(request, attempt, note, moved=moved)
     return render(request, "puzzles/_table.html", _with_share(request, attempt, context), status=status)
 
 
@@ -126,7 +128,7 @@ def attempt_action(request: SiteRequest, pk: int, kind: str) -> HttpResponse:
         except services.Refused as refusal:
             attempt, note, status = refusal.attempt, refusal_text(refusal.reason), 422
     if request.htmx:
-        response = _table(request, attempt, note, status)
+        response = _table(request, attempt, note, status, moved=kind == "move" and status == 200)
         return with_retry_after(response, wait) if status == TOO_MANY_REQUESTS else response
     if status == TOO_MANY_REQUESTS:
         return too_many(request, wait)

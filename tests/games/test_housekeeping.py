@@ -251,6 +251,7 @@ def test_a_dry_run_counts_and_changes_nothing():
         "races closed at their time: 0 to do",
         "games read for puzzles: 0 to do",
         "first puzzles missing: 0 to do",
+        "day's puzzles left unfinished, ended: 0 to do",
     ]
 
 

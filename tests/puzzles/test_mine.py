@@ -96,3 +96,16 @@ def test_a_new_sites_first_puzzles_are_built_by_the_worker_when_the_housekeeping
     again = StringIO()
     call_command("housekeeping", stdout=again)
     assert "first puzzles missing: 0" in again.getvalue() and Puzzle.objects.count() == 3
+
+
+def test_a_game_that_does_not_read_is_marked_read_and_does_not_hold_the_others(
+    client, django_capture_on_commit_callbacks, monkeypatch
+):
+    played_into_a_slip(client, django_capture_on_commit_callbacks)
+
+    def unreadable(game):
+        raise ValueError("a log row the engine refuses")
+
+    monkeypatch.setattr(services, "puzzles_of_game", unreadable)
+    assert services.puzzles_mine() == (1, 0)
+    assert Mined.objects.get().found == 0 and services.puzzles_mine() == (0, 0)

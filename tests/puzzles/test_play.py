@@ -10,7 +10,9 @@ from datetime import date
 import pytest
 from django.contrib.auth.models import User
 from django.test import Client
+from django.utils import timezone
 
+from addiction_site.ownership import Owner
 from games import engine, solver
 from puzzles import services
 from puzzles.build import from_deal
@@ -33,8 +35,12 @@ def found():
 
 @pytest.fixture
 def puzzle(found) -> Puzzle:
+    """Deal 9's puzzle, kept, and another (deal 3's) as today's, so that the draw offers deal 9's."""
     services.puzzle_keep(found)
-    return Puzzle.objects.get()
+    services.puzzle_keep(from_deal(3))
+    kept = Puzzle.objects.get(position=found.position)
+    DailyPuzzle.objects.create(day=timezone.now().date(), puzzle=Puzzle.objects.exclude(pk=kept.pk).get())
+    return kept
 
 
 def start(client: Client) -> Attempt:
@@ -77,7 +83,7 @@ def test_a_puzzles_line_played_on_its_page_solves_it_and_moves_both_ratings(clie
     assert engine.Position.parse(attempt.position).is_won()  # the table as won
     assert parse_html(response).find(id="grid")["data-status"] == "won"
     assert f"Solved, in {found.to_settle} moves." in text_of(response)
-    player, puzzle_after = Solver.objects.get(), Puzzle.objects.get()
+    player, puzzle_after = Solver.objects.get(), Puzzle.objects.get(pk=puzzle.pk)
     assert player.rating > 1500 and player.deviation < 350 and player.solved == 1
     assert puzzle_after.rating < 1500 and attempt.rating_after == pytest.approx(player.rating)
     share = parse_html(response).find(id="share-text").text
@@ -98,7 +104,7 @@ def test_a_move_that_loses_the_win_ends_the_attempt_with_why_and_the_move_that_k
     assert parse_html(response).find(id="grid")["data-status"] == "lost"
     share = parse_html(response).find(id="share-text").text
     assert "not solved, 1 move" in share and "❌ 🟥 " in share
-    assert Solver.objects.get().rating < 1500 and Puzzle.objects.get().rating > 1500
+    assert Solver.objects.get().rating < 1500 and Puzzle.objects.get(pk=puzzle.pk).rating > 1500
     # Over: another move is refused, and nothing changes.
     again = move(client, attempt, puzzle.line.split()[0])
     assert again.status_code == 422
@@ -171,9 +177,9 @@ def test_the_next_puzzle_is_an_untried_one_nearest_the_players_rating(client, pu
     Puzzle.objects.filter(pk=far.pk).update(rating=2600)
     owner = services_owner_of_new_guest()
     assert services.puzzle_next(owner) in (puzzle, far)
-    Attempt.objects.create(puzzle=puzzle, guest_token=owner.guest_token, position=puzzle.position)
+    Attempt.objects.create(puzzle=puzzle, guest_token=owner.guest_token, position=puzzle.position, status="failed")
     assert services.puzzle_next(owner) == far  # tried: not offered again
-    Attempt.objects.create(puzzle=far, guest_token=owner.guest_token, position=far.position)
+    Attempt.objects.create(puzzle=far, guest_token=owner.guest_token, position=far.position, status="failed")
     assert services.puzzle_next(owner) is None
     # With many, the draw stays near the rating.
     for number in range(40):
@@ -221,7 +227,8 @@ def test_the_daily_puzzle_is_the_same_for_everyone_and_played_once_a_day(client,
     assert theirs.puzzle == mine.puzzle
     client.post(f"/puzzles/{mine.pk}/give-up/", {"version": 0})
     assert client.post("/puzzles/daily/")["Location"] == f"/puzzles/{mine.pk}/"  # once a day: the result again
-    assert services.puzzle_next(services_owner(client)) != mine.puzzle or True
+    today_puzzle = services.daily_puzzle(timezone.now().date())
+    assert all(services.puzzle_next(services_owner(client)) != today_puzzle for _ in range(10))
     lobby = text_of(client.get("/puzzles/"))
     assert "Today's puzzle: your result" in lobby
 
@@ -250,3 +257,65 @@ def test_the_daily_deal_links_to_the_days_puzzle(client):
     for page in ("/daily/", "/"):
         link = parse_html(client.get(page)).find(id="daily-puzzle-link")
         assert link["href"] == "/puzzles/", page
+
+
+def test_a_move_is_said_for_screen_readers(client, puzzle):
+    attempt = start(client)
+    response = move(client, attempt, puzzle.line.split()[0])
+    said = parse_html(response).find(id="said").text
+    played = engine.Move.parse(puzzle.line.split()[0])
+    assert f" to row {played.dst[0] + 1}, column {played.dst[1] + 1}" in said
+    assert "Solved" not in said  # the result is the note's, said once
+
+
+def test_two_starts_at_once_make_one_attempt_and_a_days_puzzle_takes_over_one_under_way(client, puzzle):
+    owner = services_owner_of_new_guest()
+    first = services.attempt_start(owner, puzzle)
+    other = Puzzle.objects.exclude(pk=puzzle.pk).get()
+    assert services.attempt_start(owner, other) == first  # one regular puzzle at a time, even past the check
+    assert Attempt.objects.count() == 1
+    DailyPuzzle.objects.filter(day=timezone.now().date()).update(puzzle=puzzle)
+    daily = services.attempt_start(owner, puzzle, daily=timezone.now().date())
+    assert daily.pk == first.pk and daily.daily == timezone.now().date() and daily.rated
+    assert services.attempt_start(owner, puzzle, daily=timezone.now().date()) == daily  # once a day
+
+
+def test_a_days_puzzle_left_unfinished_counts_as_not_solved_after_its_day(client, puzzle):
+    from datetime import timedelta
+
+    owner = services_owner_of_new_guest()
+    yesterday = timezone.now().date() - timedelta(days=1)
+    attempt = services.attempt_start(owner, puzzle, daily=yesterday)
+    assert services.puzzles_left_unfinished(now=timezone.now(), dry_run=True) == 1
+    assert services.puzzles_left_unfinished(now=timezone.now()) == 1
+    attempt.refresh_from_db()
+    assert attempt.status == Attempt.Status.FAILED and attempt.kept == puzzle.line.split()[0]
+    assert Solver.objects.get().failed == 1 and Solver.objects.get().rating < 1500
+    assert services.puzzles_left_unfinished(now=timezone.now()) == 0
+
+
+def test_an_account_with_a_rating_keeps_it_when_a_guests_puzzles_come(client, puzzle):
+    ada = User.objects.create_user("ada", password="plum-orchard-lantern-42")
+    account = Owner(ada.pk, "")
+    mine = services.attempt_start(account, puzzle)
+    services.attempt_give_up(owner=account, attempt_id=mine.pk, version=0)
+    rating = Solver.objects.get(owner=ada).rating
+    guest = start(client)  # the guest plays the same puzzle and solves it
+    for text in puzzle.line.split():
+        guest.refresh_from_db()
+        if guest.is_over:
+            break
+        move(client, guest, text)
+    client.post("/puzzles/daily/")
+    guest_day = Attempt.objects.filter(daily__isnull=False).get()
+    services.attempt_start(account, guest_day.puzzle, daily=guest_day.daily)  # the account played that day too
+    assert (
+        client.post("/accounts/login/", {"username": "ada", "password": "plum-orchard-lantern-42"}).status_code == 302
+    )
+    ada_rating = Solver.objects.get(owner=ada)
+    assert ada_rating.rating == rating and (ada_rating.solved, ada_rating.failed) == (1, 1)
+    assert not Solver.objects.filter(owner__isnull=True).exists()
+    guest.refresh_from_db()
+    assert guest.owner == ada and guest.rating_after is None  # the guest's course is not the account's
+    guest_day.refresh_from_db()
+    assert guest_day.owner is None  # a day the account played already stays the guest's
