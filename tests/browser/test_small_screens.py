@@ -113,7 +113,7 @@ def test_upright_the_board_takes_the_width_and_touch_controls_are_44px(live_serv
         assert rank >= 14, f"the rank is drawn in {rank}px type"
 
         controls = page.locator(
-            "#status button:visible, .site-header button, .site-header select, .site-header a,"
+            "#status button:visible, .site-header button, .site-header select, .site-header a:visible,"
             " .game-footer button:visible"
         )
         assert controls.count() >= 10

@@ -319,3 +319,12 @@ def test_an_account_with_a_rating_keeps_it_when_a_guests_puzzles_come(client, pu
     assert guest.owner == ada and guest.rating_after is None  # the guest's course is not the account's
     guest_day.refresh_from_db()
     assert guest_day.owner is None  # a day the account played already stays the guest's
+
+
+def test_the_puzzles_keys_list_has_no_undo_shuffle_or_hint(client, puzzle):
+    attempt = start(client)
+    keys = parse_html(client.get(f"/puzzles/{attempt.pk}/")).find(id="keys-dialog").text
+    assert "Play the card, or fill the gap" in keys
+    assert "Undo" not in keys and "Shuffle" not in keys and "Hint" not in keys
+    game_keys = parse_html(client.get("/how-to-play/")).find("dl", class_="keys-list").text
+    assert "Undo" in game_keys and "Hint" in game_keys
