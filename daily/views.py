@@ -8,7 +8,9 @@ from __future__ import annotations
 
 from datetime import date, timedelta
 
+from django.core.cache import cache
 from django.http import Http404, HttpResponse
+from django.utils.cache import patch_cache_control
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST, require_safe
@@ -18,7 +20,9 @@ from addiction_site.ownership import SiteRequest, become_guest
 from daily import deals, services
 from daily.selectors import calendar_days, games_of_day, next_is_ranked, seed_made, solver_daily_of
 from daily.tasks import solver_daily_ask_at_reveal
+from games import engine
 from games.models import daily_revealed
+from games.snapshot import table_png
 from games.services import TooManyGames
 from records.models import BoardEntry
 from records.presenters import board_page_context, page_choice
@@ -31,6 +35,26 @@ def _playable(day: date | None) -> date:
     if not deals.is_playable(day):
         raise Http404(_("There is no daily deal for that day yet."))
     return day
+
+
+PICTURE_SECONDS = 24 * 60 * 60  # a day's deal as dealt never changes
+
+
+@require_safe
+def daily_picture(request: SiteRequest, day: date) -> HttpResponse:
+    """A day's deal as every player is dealt it, as a PNG (games/snapshot.py): the picture a
+    shared daily result's link previews (daily.html).  Only the layout, which the deal's number
+    already makes public; nothing of a player's game or of the day's seed."""
+    day = _playable(day)
+    key = f"daily-picture:{day.isoformat()}"
+    picture = cache.get(key)
+    if picture is None:
+        position = engine.deal(deals.deal_number_of(day), deals.VARIANT)
+        picture = table_png(position.rows(), position.locked())
+        cache.set(key, picture, PICTURE_SECONDS)
+    response = HttpResponse(picture, content_type="image/png")
+    patch_cache_control(response, max_age=PICTURE_SECONDS, public=True)
+    return response
 
 
 @require_safe

@@ -61,3 +61,24 @@ def test_only_a_finished_daily_has_one(client):
     game = Game.objects.get(pk=int(other.post("/new/", {"deal_number": 5}).url.strip("/").split("/")[-1]))
     finished = act(other, game, "resign")
     assert finished.status_code == 200 and not parse_html(finished).find_all(id="share-text")
+
+
+def test_a_shared_days_link_previews_its_deal_as_dealt_and_nothing_of_a_game(client):
+    from games import engine
+    from games.snapshot import table_png
+    from tests.games.test_previews import pixels
+
+    day = deals.today()
+    page = parse_html(client.get(f"/daily/{day.isoformat()}/"))
+    image = page.find("meta", property="og:image")["content"]
+    assert image == f"http://testserver/daily/{day.isoformat()}/picture.png"
+    assert day.isoformat() in page.find("meta", property="og:title")["content"]
+    assert page.find("meta", property="og:image:alt")["content"] == "The day's deal as every player is dealt it"
+    response = client.get(f"/daily/{day.isoformat()}/picture.png")
+    assert response.status_code == 200 and response["Content-Type"] == "image/png"
+    position = engine.deal(deals.deal_number_of(day), deals.VARIANT)
+    assert response.content == table_png(position.rows(), position.locked())  # the layout alone
+    assert pixels(response.content)[:2] == (1200, 630)
+    assert "public" in response["Cache-Control"]
+    later = day.replace(year=day.year + 1)
+    assert client.get(f"/daily/{later.isoformat()}/picture.png").status_code == 404  # no deal yet
