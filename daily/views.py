@@ -10,8 +10,8 @@ from datetime import date, timedelta
 
 from django.core.cache import cache
 from django.http import Http404, HttpResponse
-from django.utils.cache import patch_cache_control
 from django.shortcuts import redirect, render
+from django.utils.cache import patch_cache_control
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST, require_safe
 
@@ -22,8 +22,8 @@ from daily.selectors import calendar_days, games_of_day, next_is_ranked, seed_ma
 from daily.tasks import solver_daily_ask_at_reveal
 from games import engine
 from games.models import daily_revealed
-from games.snapshot import table_png
 from games.services import TooManyGames
+from games.snapshot import table_png
 from records.models import BoardEntry
 from records.presenters import board_page_context, page_choice
 from records.scopes import Scope
