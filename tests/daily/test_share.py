@@ -12,8 +12,11 @@ from django.test import Client
 from django.utils import timezone
 
 from daily import deals
+from games import engine
 from games.models import Game
 from games.presenters.words import duration
+from games.snapshot import table_png
+from tests.games.test_previews import pixels
 from tests.helpers import account, act, logged_in, parse_html
 from tests.winning import SECOND, play_win, quick_win, user_owner
 
@@ -64,10 +67,6 @@ def test_only_a_finished_daily_has_one(client):
 
 
 def test_a_shared_days_link_previews_its_deal_as_dealt_and_nothing_of_a_game(client):
-    from games import engine
-    from games.snapshot import table_png
-    from tests.games.test_previews import pixels
-
     day = deals.today()
     page = parse_html(client.get(f"/daily/{day.isoformat()}/"))
     image = page.find("meta", property="og:image")["content"]
