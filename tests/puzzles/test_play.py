@@ -5,7 +5,7 @@ up, the result to share, and bad input answered cleanly."""
 
 from __future__ import annotations
 
-from datetime import date
+from datetime import date, timedelta
 
 import pytest
 from django.contrib.auth.models import User
@@ -145,8 +145,6 @@ def test_a_second_attempt_at_a_puzzle_is_not_rated(client, puzzle):
 
 
 def services_owner(client: Client):
-    from addiction_site.ownership import Owner
-
     attempt = Attempt.objects.filter(owner__isnull=True).exclude(guest_token="").first()
     return Owner(None, attempt.guest_token)
 
@@ -200,8 +198,6 @@ def test_the_next_puzzle_is_an_untried_one_nearest_the_players_rating(client, pu
 
 
 def services_owner_of_new_guest():
-    from addiction_site.ownership import Owner
-
     return Owner(None, "g" * 32)
 
 
@@ -281,8 +277,6 @@ def test_two_starts_at_once_make_one_attempt_and_a_days_puzzle_takes_over_one_un
 
 
 def test_a_days_puzzle_left_unfinished_counts_as_not_solved_after_its_day(client, puzzle):
-    from datetime import timedelta
-
     owner = services_owner_of_new_guest()
     yesterday = timezone.now().date() - timedelta(days=1)
     attempt = services.attempt_start(owner, puzzle, daily=yesterday)
