@@ -9,7 +9,9 @@ wins), of the moves asked of the player, of the winning lines and of the grades,
 deal and a puzzle took.  Then the worker's part: for each deal the solver wins, the position a
 real game's slip leaves (the last along the win, 4 to 30 moves from where every line wins,
 where a move loses it), graded by puzzles.build.from_position as the worker grades a finished
-game's slip, timed.  The first line says which search core ran (compiled, or Python).
+game's slip, timed; and what an attempt's move costs the server (whether every line wins from
+there, else the search's proof), over the fresh puzzles' lines.  The first line says which
+search core ran (compiled, or Python).
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from games import engine, solver  # noqa: E402
-from puzzles.build import MAX_PLAY, from_deal, from_position, keepers, settles_at  # noqa: E402
+from puzzles.build import KEEP_BUDGET, MAX_PLAY, from_deal, from_position, keepers, settled, settles_at  # noqa: E402
 
 
 def spread(values: list[float]) -> str:
@@ -83,6 +85,16 @@ def main() -> None:
         f"  time a deal: {median_ms(seconds)}; "
         f"a puzzle found costs {1000 * sum(seconds) / max(1, len(found)):.0f} ms of search on average"
     )
+    checks = []  # what the server asks after each move of an attempt: settled, else the search's proof
+    for puzzle in found:
+        position = engine.Position.parse(puzzle.position)
+        for text in puzzle.line[: puzzle.to_settle]:
+            position = position.play(engine.Move.parse(text))
+            start = time.perf_counter()
+            if not settled(position):
+                solver.solve(position, KEEP_BUDGET)
+            checks.append(time.perf_counter() - start)
+    print(f"an attempt's move, the server's checks: {median_ms(checks)} ({len(checks)} moves)")
     slips = [here for here in map(slip_position, numbers) if here is not None]
     graded, worker = [], []
     for number, here in enumerate(slips):

@@ -23,13 +23,14 @@ from puzzles.selectors import attempt_of
 
 @require_safe
 def lobby(request: SiteRequest) -> HttpResponse:
-    """/puzzles/: the player's rating, the day's puzzle, the one in progress, and the next."""
+    """/puzzles/: the player's rating, the day's puzzle, the one in progress, and the next.  A GET
+    changes nothing: the day's puzzle is chosen by the first start of it (or the first draw)."""
     today = timezone.now().date()
     owned = Attempt.objects.filter(request.owner.owns())
     context = {
         "rating": services.solver_of(request.owner),
         "in_progress": services.attempt_in_progress(request.owner),
-        "daily": services.daily_puzzle(today),
+        "daily": Puzzle.objects.exists(),  # the day's is chosen by the first start of it, not by a GET
         "daily_attempt": owned.filter(daily=today).first(),
         "today": today,
         "count": Puzzle.objects.count(),

@@ -322,3 +322,11 @@ def test_the_puzzles_keys_list_has_no_undo_shuffle_or_hint(client, puzzle):
     assert "Undo" not in keys and "Shuffle" not in keys and "Hint" not in keys
     game_keys = parse_html(client.get("/how-to-play/")).find("dl", class_="keys-list").text
     assert "Undo" in game_keys and "Hint" in game_keys
+
+
+def test_looking_at_the_lobby_chooses_no_days_puzzle(client, found):
+    services.puzzle_keep(found)
+    page = parse_html(client.get("/puzzles/"))
+    assert page.find(id="daily-puzzle") is not None and not DailyPuzzle.objects.exists()
+    client.post("/puzzles/daily/")
+    assert DailyPuzzle.objects.count() == 1
