@@ -360,6 +360,11 @@ def puzzles_claim(*, user, guest_token: str) -> int:
                 guest.delete()
         elif guest is not None:
             Solver.objects.filter(pk=guest.pk).update(owner=user, guest_token="")
+        # One rated attempt a puzzle, whoever made it: an attempt under way at a puzzle the other
+        # side tried too is played for itself from now on.
+        theirs = Attempt.objects.filter(owner=user)
+        movable.filter(status=Attempt.Status.PLAYING, puzzle_id__in=theirs.values("puzzle_id")).update(rated=False)
+        theirs.filter(status=Attempt.Status.PLAYING, puzzle_id__in=movable.values("puzzle_id")).update(rated=False)
         claimed = movable.update(owner=user, guest_token="")
     return claimed
 

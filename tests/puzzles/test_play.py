@@ -319,7 +319,7 @@ def test_the_puzzles_keys_list_has_no_undo_shuffle_or_hint(client, puzzle):
     attempt = start(client)
     keys = parse_html(client.get(f"/puzzles/{attempt.pk}/")).find(id="keys-dialog").text
     assert "Play the card, or fill the gap" in keys
-    assert "Undo" not in keys and "Shuffle" not in keys and "Hint" not in keys
+    assert "Undo" not in keys and "Shuffle" not in keys and "hint" not in keys.lower() and "Next puzzle" in keys
     game_keys = parse_html(client.get("/how-to-play/")).find("dl", class_="keys-list").text
     assert "Undo" in game_keys and "Hint" in game_keys
 
@@ -330,3 +330,20 @@ def test_looking_at_the_lobby_chooses_no_days_puzzle(client, found):
     assert page.find(id="daily-puzzle") is not None and not DailyPuzzle.objects.exists()
     client.post("/puzzles/daily/")
     assert DailyPuzzle.objects.count() == 1
+
+
+def test_a_claimed_attempt_at_a_puzzle_the_account_tried_moves_no_rating(client, puzzle):
+    ada = User.objects.create_user("ada", password="plum-orchard-lantern-42")
+    account = Owner(ada.pk, "")
+    tried = services.attempt_start(account, puzzle)
+    services.attempt_give_up(owner=account, attempt_id=tried.pk, version=0)
+    rating = Solver.objects.get(owner=ada).rating
+    guest = start(client)  # the same puzzle, on another device, not finished
+    assert guest.puzzle == puzzle and guest.rated
+    assert (
+        client.post("/accounts/login/", {"username": "ada", "password": "plum-orchard-lantern-42"}).status_code == 302
+    )
+    guest.refresh_from_db()
+    assert guest.owner == ada and not guest.rated
+    services.attempt_give_up(owner=account, attempt_id=guest.pk, version=guest.version)
+    assert Solver.objects.get(owner=ada).rating == rating  # one rated attempt a puzzle
