@@ -5,19 +5,22 @@ to the attempt).  Bad input gets a clean 4xx or the table with a note, never a 5
 from __future__ import annotations
 
 from django.contrib import messages
+from django.core.cache import cache
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
-from django.utils.cache import patch_vary_headers
+from django.utils.cache import patch_cache_control, patch_vary_headers
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST, require_safe
 
 from addiction_site.limits import TOO_MANY_REQUESTS, too_many, wait_seconds, with_retry_after
 from addiction_site.ownership import SiteRequest, become_guest
+from games import engine
 from games.forms import ActionForm, MoveForm
 from games.presenters.words import STALE, refusal_text
+from games.snapshot import table_png
 from puzzles import presenters, services
-from puzzles.models import Attempt, Puzzle
+from puzzles.models import Attempt, DailyPuzzle, Puzzle
 from puzzles.selectors import attempt_of
 
 
@@ -31,12 +34,34 @@ def lobby(request: SiteRequest) -> HttpResponse:
         "rating": services.solver_of(request.owner),
         "in_progress": services.attempt_in_progress(request.owner),
         "daily": Puzzle.objects.exists(),  # the day's is chosen by the first start of it, not by a GET
+        "daily_chosen": DailyPuzzle.objects.filter(day=today).values_list("puzzle_id", flat=True).first(),
         "daily_attempt": owned.filter(daily=today).first(),
         "today": today,
         "count": Puzzle.objects.count(),
         "recent": owned.exclude(status=Attempt.Status.PLAYING).select_related("puzzle").order_by("-finished_at")[:10],
     }
     return render(request, "puzzles/lobby.html", context)
+
+
+PICTURE_SECONDS = 24 * 60 * 60  # a puzzle's table never changes
+
+
+@require_safe
+def puzzle_picture(request: SiteRequest, pk: int) -> HttpResponse:
+    """A puzzle's table, as a PNG (games/snapshot.py): the picture a shared link to the puzzles
+    previews (lobby.html, with the day's puzzle).  Anyone who asks for a puzzle sees its table."""
+    key = f"puzzle-picture:{pk}"
+    picture = cache.get(key)
+    if picture is None:
+        puzzle = Puzzle.objects.filter(pk=pk).first()
+        if puzzle is None:
+            raise Http404(_("No such puzzle here."))
+        position = engine.Position.parse(puzzle.position, puzzle.variant)
+        picture = table_png(position.rows(), position.locked())
+        cache.set(key, picture, PICTURE_SECONDS)
+    response = HttpResponse(picture, content_type="image/png")
+    patch_cache_control(response, max_age=PICTURE_SECONDS, public=True)
+    return response
 
 
 @require_POST

@@ -14,6 +14,7 @@ from django.utils import timezone
 
 from addiction_site.ownership import Owner
 from games import engine, solver
+from games.snapshot import table_png
 from puzzles import services
 from puzzles.build import from_deal
 from puzzles.models import Attempt, DailyPuzzle, Puzzle, Solver
@@ -347,3 +348,15 @@ def test_a_claimed_attempt_at_a_puzzle_the_account_tried_moves_no_rating(client,
     assert guest.owner == ada and not guest.rated
     services.attempt_give_up(owner=account, attempt_id=guest.pk, version=guest.version)
     assert Solver.objects.get(owner=ada).rating == rating  # one rated attempt a puzzle
+
+
+def test_a_shared_puzzle_link_previews_the_days_puzzle_once_chosen(client, puzzle):
+    today = DailyPuzzle.objects.get(day=timezone.now().date()).puzzle
+    meta = parse_html(client.get("/puzzles/")).find("meta", property="og:image")
+    assert meta["content"] == f"http://testserver/puzzles/picture/{today.pk}.png"
+    picture = client.get(f"/puzzles/picture/{today.pk}.png")
+    position = engine.Position.parse(today.position)
+    assert picture.status_code == 200 and picture.content == table_png(position.rows(), position.locked())
+    assert client.get("/puzzles/picture/999999.png").status_code == 404
+    DailyPuzzle.objects.all().delete()
+    assert parse_html(client.get("/puzzles/")).find_all("meta", property="og:image") == []  # none chosen yet
