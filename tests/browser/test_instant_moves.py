@@ -32,6 +32,7 @@ def open_deal(live_server, page: Page, deal: int = 1) -> int:
     page.goto(f"{live_server.url}/deal/{deal}/")
     page.get_by_role("button", name=f"Play deal #{deal}").click()
     expect(page).to_have_url(GAME_URL)
+    page.wait_for_function("() => window.htmx && window.AddictionRule")  # the scripts, before any click or key
     return int(GAME_URL.search(page.url).group(1))
 
 
