@@ -23,7 +23,7 @@ from daily.tasks import solver_daily_ask_at_reveal
 from games import engine
 from games.models import daily_revealed
 from games.services import TooManyGames
-from games.snapshot import table_png
+from games.snapshot import position_png
 from records.models import BoardEntry
 from records.presenters import board_page_context, page_choice
 from records.scopes import Scope
@@ -49,8 +49,7 @@ def daily_picture(request: SiteRequest, day: date) -> HttpResponse:
     key = f"daily-picture:{day.isoformat()}"
     picture = cache.get(key)
     if picture is None:
-        position = engine.deal(deals.deal_number_of(day), deals.VARIANT)
-        picture = table_png(position.rows(), position.locked())
+        picture = position_png(engine.deal(deals.deal_number_of(day), deals.VARIANT))
         cache.set(key, picture, PICTURE_SECONDS)
     response = HttpResponse(picture, content_type="image/png")
     patch_cache_control(response, max_age=PICTURE_SECONDS, public=True)

@@ -101,3 +101,8 @@ def table_png(rows: list[list[str | None]], locked: Iterable[tuple[int, int]]) -
             canvas.text(x + (card_w - rank_w) // 2, y + card_h // 6, rank, scale, ink)
             canvas.text(x + (card_w - 5 * scale) // 2, y + card_h // 6 + 9 * scale, card[1], scale, ink)
     return canvas.png()
+
+
+def position_png(position) -> bytes:
+    """:func:`table_png` of an engine position (games.engine.Position): its cards, and those in place."""
+    return table_png(position.rows(), position.locked())

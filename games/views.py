@@ -83,7 +83,7 @@ from games.services import (
     hint_for,
     leaves_a_record,
 )
-from games.snapshot import table_png
+from games.snapshot import position_png
 from games.tasks import analysis_ask
 
 
@@ -479,8 +479,7 @@ def game_picture(request: SiteRequest, pk: int, step: int) -> HttpResponse:
         shown = replay_step(game, step, kept).shown
         if shown is None:
             raise Http404(_("This game has no such step."))
-        position = shown.state.position
-        picture = table_png(position.rows(), position.locked())
+        picture = position_png(shown.state.position)
         cache.set(key, picture, SNAPSHOT_SECONDS)
     response = HttpResponse(picture, content_type="image/png")
     # Shared caches may keep it only when a stranger could see it too (its owner's own request says nothing of that).

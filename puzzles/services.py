@@ -14,19 +14,18 @@ import logging
 import random
 import secrets
 from collections.abc import Iterable
-from datetime import date, datetime, timedelta
+from datetime import date, datetime
 
-from django.conf import settings
 from django.db import IntegrityError, transaction
-from django.db.models import F, Q, QuerySet
+from django.db.models import F, Q
 from django.utils import timezone
 
 from addiction_site.ownership import Owner
 from games import engine, solver
-from games.models import Claimed, Game
+from games.models import Game
 from games.replay import kept_replay
 from games.selectors import game_analysis
-from puzzles import build, glicko
+from puzzles import build, glicko, selectors
 from puzzles.build import KEEP_BUDGET, from_deal
 from puzzles.build import Puzzle as Found
 from puzzles.models import PLAYING_REGULAR, Attempt, DailyPuzzle, Mined, Puzzle, Solver
@@ -97,36 +96,13 @@ def puzzles_build(deal_numbers: Iterable[int], variant: str) -> tuple[int, int]:
     return found, kept
 
 
-def solver_of(owner: Owner) -> Solver | None:
-    """``owner``'s puzzle rating, or None before their first rated attempt."""
-    if owner.user_id is not None:
-        return Solver.objects.filter(owner_id=owner.user_id).first()
-    if owner.guest_token:
-        return Solver.objects.filter(guest_token=owner.guest_token).first()
-    return None
-
-
-def rating_of(owner: Owner) -> glicko.Rating:
-    found = solver_of(owner)
-    return glicko.Rating() if found is None else glicko.Rating(found.rating, found.deviation, found.volatility)
-
-
-def attempt_in_progress(owner: Owner) -> Attempt | None:
-    """``owner``'s unfinished attempt at a puzzle that is not a day's, the latest, or None."""
-    return (
-        Attempt.objects.filter(owner.owns(), status=Attempt.Status.PLAYING, daily__isnull=True)
-        .order_by("-started_at", "-pk")
-        .first()
-    )
-
-
 def puzzle_next(owner: Owner, *, today: date | None = None) -> Puzzle | None:
     """A puzzle ``owner`` has not tried, at their level: drawn from the ``NEAREST`` untried
     puzzles whose ratings are nearest theirs (today's puzzle is the day's, not drawn); None when
     they have tried them all."""
     today = today or timezone.now().date()
     daily_puzzle(today)  # chosen first, so that the draw never offers the puzzle about to be the day's
-    rating = rating_of(owner).rating
+    rating = selectors.rating_of(owner).rating
     untried = Puzzle.objects.exclude(pk__in=Attempt.objects.filter(owner.owns()).values("puzzle_id")).exclude(
         days__day=today
     )
@@ -372,26 +348,6 @@ def puzzles_claim(*, user, guest_token: str) -> int:
 MINE_BATCH = 40  # finished games one task of the worker reads at most
 
 
-def minable_games(now: datetime | None = None) -> QuerySet[Game]:
-    """The finished games the supply may read, oldest first: analysed, their seed revealed (a
-    day's daily only once its day's seed is, never a race's still sealed), not deleted by their
-    player, and not read already."""
-    now = now or timezone.now()
-    grace = timedelta(seconds=settings.ADDICTION_DAILY_REVEAL_GRACE_SECONDS)
-    last_revealed = (now - grace).date() - timedelta(days=1)  # games.models.daily_revealed, for a column
-    return (
-        Game.objects.filter(
-            status__in=[engine.Status.WON.value, engine.Status.LOST.value],
-            analysis__state=Claimed.DONE,
-            sealed=False,
-            removed=False,
-        )
-        .filter(Q(daily__isnull=True) | Q(daily__lte=last_revealed))
-        .exclude(pk__in=Mined.objects.values("game_id"))
-        .order_by("finished_at", "pk")
-    )
-
-
 def puzzles_of_game(game: Game) -> list[Found]:
     """The puzzles a finished game's analysis gives: the position before each slip (where a win
     without another shuffle existed and the player's move lost it), when a choice matters there
@@ -413,10 +369,10 @@ def puzzles_of_game(game: Game) -> list[Found]:
 
 
 def puzzles_mine(*, limit: int = MINE_BATCH, now: datetime | None = None) -> tuple[int, int]:
-    """Read up to ``limit`` finished games (:func:`minable_games`) for puzzles, keep those found,
+    """Read up to ``limit`` finished games (:func:`puzzles.selectors.minable_games`) for puzzles, keep those found,
     and mark each game read, so that no game is read twice: (games read, puzzles newly kept)."""
     read = kept = 0
-    for game in minable_games(now)[:limit]:
+    for game in selectors.minable_games(now)[:limit]:
         if not game.seed_shown:  # the rule itself, row by row (the query says it for a column)
             continue
         try:

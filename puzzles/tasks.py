@@ -7,7 +7,7 @@ from django.conf import settings
 from django.core.cache import cache
 from django_tasks import task
 
-from puzzles import services
+from puzzles import selectors, services
 from puzzles.models import Puzzle
 
 ASKED_SECONDS = 60 * 60  # how long the first puzzles' build, once asked for, is not asked again
@@ -27,7 +27,7 @@ def build_first_puzzles() -> int:
 def puzzles_mine_ask(*, now, dry_run: bool = False) -> int:
     """The housekeeping's chore: ask the worker for a batch of games read for puzzles when any
     waits; how many games wait (at most a batch)."""
-    waiting = services.minable_games(now)[: services.MINE_BATCH].count()
+    waiting = selectors.minable_games(now)[: services.MINE_BATCH].count()
     if waiting and not dry_run:
         mine_games.enqueue()
     return waiting

@@ -18,10 +18,10 @@ from addiction_site.ownership import SiteRequest, become_guest
 from games import engine
 from games.forms import ActionForm, MoveForm
 from games.presenters.words import STALE, refusal_text
-from games.snapshot import table_png
+from games.snapshot import position_png
 from puzzles import presenters, services
-from puzzles.models import Attempt, DailyPuzzle, Puzzle
-from puzzles.selectors import attempt_of
+from puzzles.models import Attempt
+from puzzles.selectors import attempt_in_progress, attempt_of, lobby_of, puzzle_of
 
 
 @require_safe
@@ -29,17 +29,7 @@ def lobby(request: SiteRequest) -> HttpResponse:
     """/puzzles/: the player's rating, the day's puzzle, the one in progress, and the next.  A GET
     changes nothing: the day's puzzle is chosen by the first start of it (or the first draw)."""
     today = timezone.now().date()
-    owned = Attempt.objects.filter(request.owner.owns())
-    context = {
-        "rating": services.solver_of(request.owner),
-        "in_progress": services.attempt_in_progress(request.owner),
-        "daily": Puzzle.objects.exists(),  # the day's is chosen by the first start of it, not by a GET
-        "daily_chosen": DailyPuzzle.objects.filter(day=today).values_list("puzzle_id", flat=True).first(),
-        "daily_attempt": owned.filter(daily=today).first(),
-        "today": today,
-        "count": Puzzle.objects.count(),
-        "recent": owned.exclude(status=Attempt.Status.PLAYING).select_related("puzzle").order_by("-finished_at")[:10],
-    }
+    context = {**lobby_of(request.owner, today), "today": today}
     return render(request, "puzzles/lobby.html", context)
 
 
@@ -53,11 +43,10 @@ def puzzle_picture(request: SiteRequest, pk: int) -> HttpResponse:
     key = f"puzzle-picture:{pk}"
     picture = cache.get(key)
     if picture is None:
-        puzzle = Puzzle.objects.filter(pk=pk).first()
+        puzzle = puzzle_of(pk)
         if puzzle is None:
             raise Http404(_("No such puzzle here."))
-        position = engine.Position.parse(puzzle.position, puzzle.variant)
-        picture = table_png(position.rows(), position.locked())
+        picture = position_png(engine.Position.parse(puzzle.position, puzzle.variant))
         cache.set(key, picture, PICTURE_SECONDS)
     response = HttpResponse(picture, content_type="image/png")
     patch_cache_control(response, max_age=PICTURE_SECONDS, public=True)
@@ -70,7 +59,7 @@ def next_puzzle(request: SiteRequest) -> HttpResponse:
     if wait := wait_seconds(request, "puzzle"):
         return too_many(request, wait)
     owner = become_guest(request)
-    attempt = services.attempt_in_progress(owner)
+    attempt = attempt_in_progress(owner)
     if attempt is None:
         puzzle = services.puzzle_next(owner)
         if puzzle is None:

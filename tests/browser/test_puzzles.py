@@ -13,6 +13,7 @@ from games import engine, solver
 from puzzles.build import from_deal
 from puzzles.models import Attempt
 from puzzles.services import puzzle_keep
+from tests.browser.test_drag import drag
 
 ATTEMPT_URL = re.compile(r"/puzzles/(\d+)/$")
 
@@ -44,15 +45,6 @@ def start_next(page: Page, live_server) -> Attempt:
     expect(page).to_have_url(ATTEMPT_URL)
     page.wait_for_function("() => window.htmx && window.AddictionRule")
     return Attempt.objects.get(pk=int(ATTEMPT_URL.search(page.url).group(1)))
-
-
-def drag(page: Page, source: str, target: str) -> None:
-    box_from = page.locator(f'#grid [data-slot="{source}"]').bounding_box()
-    box_to = page.locator(f'#grid [data-slot="{target}"]').bounding_box()
-    page.mouse.move(box_from["x"] + box_from["width"] / 2, box_from["y"] + box_from["height"] / 2)
-    page.mouse.down()
-    page.mouse.move(box_to["x"] + box_to["width"] / 2, box_to["y"] + box_to["height"] / 2, steps=8)
-    page.mouse.up()
 
 
 def test_a_puzzle_solved_with_the_keyboard_raises_the_rating(db, live_server, page: Page):
