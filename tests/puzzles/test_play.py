@@ -18,7 +18,7 @@ from games.snapshot import table_png
 from puzzles import services
 from puzzles.build import from_deal
 from puzzles.models import Attempt, DailyPuzzle, Puzzle, Solver
-from tests.accounts.test_accounts import signup
+from tests.accounts.test_accounts import PASSWORD, signup
 from tests.helpers import parse_html, text_of
 
 pytestmark = pytest.mark.django_db
@@ -289,12 +289,17 @@ def test_a_days_puzzle_left_unfinished_counts_as_not_solved_after_its_day(client
     assert services.puzzles_left_unfinished(now=timezone.now()) == 0
 
 
-def test_an_account_with_a_rating_keeps_it_when_a_guests_puzzles_come(client, puzzle):
-    ada = User.objects.create_user("ada", password="plum-orchard-lantern-42")
+def an_account_that_gave_up(puzzle: Puzzle) -> tuple[User, Owner, float]:
+    """Ada, who gave up ``puzzle`` (a rated attempt), as a user and an owner, with her rating."""
+    ada = User.objects.create_user("ada", password=PASSWORD)
     account = Owner(ada.pk, "")
-    mine = services.attempt_start(account, puzzle)
-    services.attempt_give_up(owner=account, attempt_id=mine.pk, version=0)
-    rating = Solver.objects.get(owner=ada).rating
+    tried = services.attempt_start(account, puzzle)
+    services.attempt_give_up(owner=account, attempt_id=tried.pk, version=0)
+    return ada, account, Solver.objects.get(owner=ada).rating
+
+
+def test_an_account_with_a_rating_keeps_it_when_a_guests_puzzles_come(client, puzzle):
+    ada, account, rating = an_account_that_gave_up(puzzle)
     guest = start(client)  # the guest plays the same puzzle and solves it
     for text in puzzle.line.split():
         guest.refresh_from_db()
@@ -304,9 +309,7 @@ def test_an_account_with_a_rating_keeps_it_when_a_guests_puzzles_come(client, pu
     client.post("/puzzles/daily/")
     guest_day = Attempt.objects.filter(daily__isnull=False).get()
     services.attempt_start(account, guest_day.puzzle, daily=guest_day.daily)  # the account played that day too
-    assert (
-        client.post("/accounts/login/", {"username": "ada", "password": "plum-orchard-lantern-42"}).status_code == 302
-    )
+    assert client.post("/accounts/login/", {"username": "ada", "password": PASSWORD}).status_code == 302
     ada_rating = Solver.objects.get(owner=ada)
     assert ada_rating.rating == rating and (ada_rating.solved, ada_rating.failed) == (1, 1)
     assert not Solver.objects.filter(owner__isnull=True).exists()
@@ -334,16 +337,10 @@ def test_looking_at_the_lobby_chooses_no_days_puzzle(client, found):
 
 
 def test_a_claimed_attempt_at_a_puzzle_the_account_tried_moves_no_rating(client, puzzle):
-    ada = User.objects.create_user("ada", password="plum-orchard-lantern-42")
-    account = Owner(ada.pk, "")
-    tried = services.attempt_start(account, puzzle)
-    services.attempt_give_up(owner=account, attempt_id=tried.pk, version=0)
-    rating = Solver.objects.get(owner=ada).rating
+    ada, account, rating = an_account_that_gave_up(puzzle)
     guest = start(client)  # the same puzzle, on another device, not finished
     assert guest.puzzle == puzzle and guest.rated
-    assert (
-        client.post("/accounts/login/", {"username": "ada", "password": "plum-orchard-lantern-42"}).status_code == 302
-    )
+    assert client.post("/accounts/login/", {"username": "ada", "password": PASSWORD}).status_code == 302
     guest.refresh_from_db()
     assert guest.owner == ada and not guest.rated
     services.attempt_give_up(owner=account, attempt_id=guest.pk, version=guest.version)
