@@ -149,7 +149,10 @@ def from_position(
     settle = settles_at(positions)
     if settle > MAX_PLAY:
         return None
-    decisions = sum(1 for kept_here, choices_here in map(keepers, positions[:settle]) if 0 < kept_here < choices_here)
+    # The first position is a decision (checked above); the others along the line are searched once each.
+    decisions = 1 + sum(
+        1 for kept_here, choices_here in map(keepers, positions[1:settle]) if 0 < kept_here < choices_here
+    )
     moves = tuple(str(move) for move in found.line)
     variant = position.variant.key
     return Puzzle(
