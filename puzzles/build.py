@@ -155,6 +155,4 @@ def from_position(
     )
     moves = tuple(str(move) for move in found.line)
     variant = position.variant.key
-    return Puzzle(
-        variant, deal_number, step, str(position), moves, found.nodes, choices, kept, max(1, decisions), settle
-    )
+    return Puzzle(variant, deal_number, step, str(position), moves, found.nodes, choices, kept, decisions, settle)
